@@ -1,0 +1,127 @@
+"""A session document: its lines, the per-line results, the link pass, and incremental updates.
+
+`analyze(text)` is the whole core in one call. `Document` keeps the same state across edits: an edit re-runs
+`line()` only for the lines it touched, and re-runs `link()` only when some touched line's facts changed (or lines
+were added or removed). Diagnostics are assembled on demand from both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import detect as detect_mod
+from .anchors import AnchorResolver
+from .detect import FormatInfo, Kind
+from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
+from .registry import rule
+from .results import FormatAnalyzer, Linked, LineResult, Options
+from .text import split_lines
+
+
+def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
+    if info.kind is Kind.ELYRA:
+        from .elyra import ElyraAnalyzer
+
+        return ElyraAnalyzer(info, options)
+    if info.kind is Kind.THNDRS:
+        from .thndrs import ThndrsAnalyzer
+
+        return ThndrsAnalyzer(info, options)
+    from .plain import PlainAnalyzer
+
+    return PlainAnalyzer(info, options)
+
+
+class Document:
+    def __init__(self, text: str, options: Options | None = None, invalid_utf8: Sequence[Span] = ()) -> None:
+        self.options = options or Options()
+        self.invalid_utf8 = tuple(invalid_utf8)
+        self.resolver = AnchorResolver()
+        self._reset(split_lines(text))
+
+    def _reset(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.format = detect_mod.detect(lines)
+        self.analyzer = analyzer_for(self.format, self.options)
+        self.results: list[LineResult] = [self.analyzer.line(line) for line in lines]
+        self.linked: Linked = self.analyzer.link(self.lines, self.results)
+        self._diagnostics: list[Diagnostic] | None = None
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def replace(self, text: str) -> None:
+        self._reset(split_lines(text))
+
+    def edit(self, start_line: int, start_col: int, end_line: int, end_col: int, new_text: str) -> None:
+        """Replace the range (code-point columns, end exclusive) with `new_text`, as an LSP change event does."""
+        lines = self.lines
+        last = len(lines) - 1
+        start_line, end_line = min(max(start_line, 0), last), min(max(end_line, 0), last)
+        if (end_line, end_col) < (start_line, start_col):
+            start_line, start_col, end_line, end_col = end_line, end_col, start_line, start_col
+        head = lines[start_line][:start_col]
+        tail = lines[end_line][end_col:]
+        replacement = split_lines(head + new_text + tail)
+        old_facts = [(result.kind, result.facts) for result in self.results[start_line : end_line + 1]]
+        lines[start_line : end_line + 1] = replacement
+        self.invalid_utf8 = ()
+        self.resolver.forget()
+        if start_line < detect_mod.DETECTION_HORIZON or self.format.kind is Kind.UNKNOWN:
+            info = detect_mod.detect(lines)
+            if info != self.format:
+                self._reset(lines)
+                return
+        new_results = [self.analyzer.line(line) for line in replacement]
+        self.results[start_line : end_line + 1] = new_results
+        self._diagnostics = None
+        same_shape = len(replacement) == len(old_facts)
+        if same_shape and all(old == (new.kind, new.facts) for old, new in zip(old_facts, new_results)):
+            return
+        self.linked = self.analyzer.link(self.lines, self.results)
+
+    def diagnostics(self) -> list[Diagnostic]:
+        if self._diagnostics is None:
+            self._diagnostics = self._assemble()
+        return self._diagnostics
+
+    def _assemble(self) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        for number, result in enumerate(self.results):
+            for issue in result.issues:
+                out.append(_from_line_issue(number, issue))
+        lines = self.lines
+        for issue in self.linked.issues:
+            span = self.resolver.span(lines, issue.anchor)
+            related = tuple(Related(self.resolver.span(lines, r.anchor), r.message) for r in issue.related)
+            severity = issue.severity or rule(issue.code).severity
+            out.append(Diagnostic(issue.code, span, issue.message, severity, related, issue.data))
+        out.extend(self._utf8_diagnostics())
+        out.sort(key=lambda d: (d.span.line, d.span.start, d.code))
+        return out
+
+    def _utf8_diagnostics(self) -> list[Diagnostic]:
+        if not self.invalid_utf8:
+            return []
+        code = "THN002" if self.format.kind is Kind.THNDRS else "ELY006"
+        if self.format.kind is Kind.THNDRS:
+            message = ("the file is not valid UTF-8: thndrs reads it with read_to_string, which fails, so it loads "
+                       "no records at all")
+        else:
+            message = ("the file is not valid UTF-8: the agent reads it with U+FFFD replacement characters, "
+                       "altering the text (a migration rewrite makes it permanent)")
+        first, *rest = self.invalid_utf8
+        related = tuple(Related(span, "another invalid byte sequence") for span in rest[:20])
+        count = f" ({len(self.invalid_utf8)} invalid byte sequences)" if rest else ""
+        return [Diagnostic(code, first, message + count, rule(code).severity, related)]
+
+
+def _from_line_issue(number: int, issue: LineIssue) -> Diagnostic:
+    severity: Severity = issue.severity or rule(issue.code).severity
+    return Diagnostic(issue.code, Span(number, issue.start, number, issue.end), issue.message, severity, (),
+                      issue.data)
+
+
+def analyze(text: str, options: Options | None = None, invalid_utf8: Sequence[Span] = ()) -> Document:
+    return Document(text, options, invalid_utf8)

@@ -1,0 +1,102 @@
+"""What one line is, before any format looks at it: blank, not JSON (and where it breaks), several JSON values glued
+together (and where they split), JSON but not an object, or an object.
+
+Both agents read their files line by line and drop a line that does not parse, so everything here is per line and
+never raises.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Any
+
+import msgspec
+
+from .text import byte_to_col
+
+_DECODER = msgspec.json.Decoder()
+_BYTE = re.compile(r"\(byte (\d+)\)")
+
+
+class LineKind(enum.Enum):
+    BLANK = "blank"
+    INVALID = "invalid"
+    GLUED = "glued"
+    NON_OBJECT = "non-object"
+    OBJECT = "object"
+
+
+class Decoded(msgspec.Struct):
+    kind: LineKind
+    value: Any = None
+    error: str = ""
+    error_col: int = 0
+    parts: tuple[int, ...] = ()
+    """For GLUED: the column where each JSON value starts (the first is where the line's value starts)."""
+
+
+def is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+def _error_col(line: str, error: msgspec.DecodeError) -> tuple[str, int]:
+    """The decoder's message without its byte offset, and the code-point column it names."""
+    text = str(error)
+    match = _BYTE.search(text)
+    message = _BYTE.sub("", text).replace("JSON is malformed: ", "").strip()
+    if match is None:
+        return ("the line ends in the middle of a JSON value" if "truncated" in text else message), len(line.rstrip())
+    offset = int(match.group(1))
+    if "trailing characters" in text:
+        offset -= 1  # msgspec names the byte after the first unexpected one here
+    return message, byte_to_col(line, offset)
+
+
+def _value_end(line: str, start: int) -> int | None:
+    """Column just past the complete JSON value that starts at `start`, or None if none ends on this line."""
+    try:
+        _DECODER.decode(line[start:])
+        return len(line)
+    except msgspec.DecodeError as error:
+        text = str(error)
+        if "trailing characters" not in text:
+            return None
+        _, col = _error_col(line[start:], error)
+        return start + col
+
+
+def decode(line: str) -> Decoded:
+    """Classify a line with the generic decoder. Used on the slow path, after a typed decode has failed."""
+    if is_blank(line):
+        return Decoded(LineKind.BLANK)
+    try:
+        value = _DECODER.decode(line)
+    except msgspec.DecodeError as error:
+        return _invalid_or_glued(line, error)
+    return Decoded(LineKind.OBJECT if isinstance(value, dict) else LineKind.NON_OBJECT, value)
+
+
+def _invalid_or_glued(line: str, error: msgspec.DecodeError) -> Decoded:
+    message, col = _error_col(line, error)
+    if "trailing characters" not in str(error) or line[col] not in "{[":
+        return Decoded(LineKind.INVALID, error=message, error_col=col)
+    first = len(line) - len(line.lstrip())
+    parts = [first, col]
+    pos = col
+    while True:
+        end = _value_end(line, pos)
+        if end is None or end >= len(line.rstrip()):
+            break
+        rest = len(line) - len(line[end:].lstrip())
+        if line[rest] not in "{[":
+            break
+        parts.append(rest)
+        pos = rest
+    return Decoded(LineKind.GLUED, error=message, error_col=col, parts=tuple(parts))
+
+
+def split_glued(line: str, parts: tuple[int, ...]) -> list[str]:
+    """The pieces of a glued line, each stripped of surrounding whitespace: what a split quick fix writes."""
+    bounds = [*parts, len(line)]
+    return [line[bounds[i] : bounds[i + 1]].strip() for i in range(len(parts))]

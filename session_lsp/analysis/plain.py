@@ -1,0 +1,24 @@
+"""The analyzer for files that are not sessions: ordinary JSON Lines and look-alikes stay quiet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .detect import FormatInfo
+from .lines import LineKind, is_blank
+from .results import Anchor, Linked, LineResult, LinkIssue, Options
+
+
+class PlainAnalyzer:
+    def __init__(self, info: FormatInfo, options: Options) -> None:
+        self.info = info
+
+    def line(self, text: str) -> LineResult:
+        return LineResult(LineKind.BLANK if is_blank(text) else LineKind.OBJECT)
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
+        if all(is_blank(line) for line in lines):
+            return Linked(None, [])
+        message = ("not a recognised Elyra (pi) or thndrs session file: nothing is checked "
+                   "(Elyra files start with a {\"type\":\"session\"} header, thndrs files with a session_meta record)")
+        return Linked(None, [LinkIssue("SLS001", Anchor(0), message)])

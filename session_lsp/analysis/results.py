@@ -1,0 +1,75 @@
+"""The shapes that pass between the layers of the core.
+
+A format analyzer works in two passes:
+
+* `line(text)` looks at one line alone and returns a `LineResult`: its kind, line-local issues (columns only, no
+  line number) and the `facts` the link pass needs. Results are cached per line and recomputed only for lines an
+  edit touches.
+* `link(lines, results)` looks across lines (ids, parents, pairs, sequences) and returns a `Linked`: the link
+  model and `LinkIssue`s anchored to a line and a JSON path, not to columns.
+
+`facts` are frozen, comparable values. When an edit leaves every touched line's facts equal, the previous `Linked`
+is still right and is reused (early cutoff): typing inside a message's text never re-runs the link pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import msgspec
+
+from .diagnostics import LineIssue, Severity
+from .jsonscan import Path
+from .lines import LineKind
+
+
+class LineResult(msgspec.Struct):
+    kind: LineKind
+    facts: Any = None
+    issues: tuple[LineIssue, ...] = ()
+    title: str = ""
+    """How outlines and trees name this line (role and first words); not read by the link pass."""
+    parts: tuple[int, ...] = ()
+    """For glued lines: the column where each record starts."""
+
+
+class Anchor(msgspec.Struct, frozen=True):
+    """A place named by line and JSON path; resolved to columns only when diagnostics are shown. An empty path
+    means the whole line; `key=True` means the key of the member at `path` rather than its value."""
+
+    line: int
+    path: Path = ()
+    key: bool = False
+
+
+class RelatedAnchor(msgspec.Struct, frozen=True):
+    anchor: Anchor
+    message: str
+
+
+class LinkIssue(msgspec.Struct, frozen=True):
+    code: str
+    anchor: Anchor
+    message: str
+    severity: Severity | None = None
+    related: tuple[RelatedAnchor, ...] = ()
+    data: dict[str, Any] | None = None
+
+
+class Linked(msgspec.Struct):
+    model: Any
+    issues: list[LinkIssue]
+
+
+class Options(msgspec.Struct, frozen=True):
+    """What the caller knows about the file. The core reads no file: `exists` is the caller's, if it has one."""
+
+    path: str | None = None
+    exists: Callable[[str], bool] | None = None
+
+
+class FormatAnalyzer(Protocol):
+    def line(self, text: str) -> LineResult: ...
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked: ...

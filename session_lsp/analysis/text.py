@@ -1,0 +1,48 @@
+"""Lines and columns.
+
+A document is the list of its lines split on "\\n" only, the way both agents read their files. A line keeps a
+trailing "\\r" (JSON whitespace to both parsers). When the text ends with "\\n" the list ends with an empty string,
+exactly as an LSP client counts lines. Columns inside the core are code points; the helpers below convert to the
+UTF-16 or UTF-8 units a client negotiated.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Encoding(str, enum.Enum):
+    UTF8 = "utf-8"
+    UTF16 = "utf-16"
+    UTF32 = "utf-32"
+
+
+def split_lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def to_units(line: str, col: int, encoding: Encoding) -> int:
+    """Code-point column -> column in the client's units."""
+    if encoding is Encoding.UTF32 or line.isascii():
+        return col
+    head = line[:col]
+    if encoding is Encoding.UTF16:
+        return len(head.encode("utf-16-le")) // 2
+    return len(head.encode("utf-8"))
+
+
+def from_units(line: str, units: int, encoding: Encoding) -> int:
+    """Column in the client's units -> code-point column, clamped to the line (LSP says: past the end means the end)."""
+    if encoding is Encoding.UTF32 or line.isascii():
+        return min(units, len(line))
+    if encoding is Encoding.UTF16:
+        data = line.encode("utf-16-le")
+        return len(data[: units * 2].decode("utf-16-le", errors="ignore"))
+    return len(line.encode("utf-8")[:units].decode("utf-8", errors="ignore"))
+
+
+def byte_to_col(line: str, byte_offset: int) -> int:
+    """A UTF-8 byte offset (as msgspec reports errors) -> code-point column."""
+    if line.isascii():
+        return min(byte_offset, len(line))
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
