@@ -46,3 +46,20 @@ def byte_to_col(line: str, byte_offset: int) -> int:
     if line.isascii():
         return min(byte_offset, len(line))
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+def decode_bytes(data: bytes) -> tuple[str, list[tuple[int, int, int]]]:
+    """Bytes -> text, with each invalid UTF-8 sequence replaced by U+FFFD, plus where those are as
+    (line, start column, end column). Both agents read UTF-8; this is how a checker still reads the rest."""
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    text = data.decode("utf-8", errors="replace")
+    bad: list[tuple[int, int, int]] = []
+    for number, line in enumerate(text.split("\n")):
+        col = line.find("\ufffd")
+        while col != -1:
+            bad.append((number, col, col + 1))
+            col = line.find("\ufffd", col + 1)
+    return text, bad
