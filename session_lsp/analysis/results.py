@@ -73,3 +73,31 @@ class FormatAnalyzer(Protocol):
     def line(self, text: str) -> LineResult: ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked: ...
+
+
+class Reference(msgspec.Struct, frozen=True):
+    """One link written in the file: the value at `path` on `line` names the entry/record on line `target`
+    (None when it names nothing: a dangling reference). `field` is the JSON key, e.g. "parentId", "call_id"."""
+
+    line: int
+    path: Path
+    field: str
+    value: str
+    target: int | None
+
+
+class LinkModel(Protocol):
+    """What every format's link model offers to navigation features (hover, definition, references, rename)."""
+
+    def references_from(self, line: int) -> Sequence[Reference]:
+        """The links written on this line."""
+        ...
+
+    def references_to(self, line: int) -> Sequence[Reference]:
+        """The links elsewhere whose target is this line."""
+        ...
+
+    def identity(self, line: int) -> tuple[Path, str] | None:
+        """The path and value of the field that other lines use to name this line's entry (Elyra: ("id",) and
+        the id; thndrs: ("turn_id",) for a turn's user record, ("call_id",) for tool_started, ...), or None."""
+        ...
