@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import detect as detect_mod
 from .anchors import AnchorResolver
-from .detect import FormatInfo, Kind
+from .detect import DETECTION_HORIZON, FormatInfo, Kind, detect
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
 from .registry import rule
 from .results import FormatAnalyzer, Linked, LineResult, Options
@@ -41,7 +40,7 @@ class Document:
 
     def _reset(self, lines: list[str]) -> None:
         self.lines = lines
-        self.format = detect_mod.detect(lines)
+        self.format = detect(lines)
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: list[LineResult] = [self.analyzer.line(line) for line in lines]
         self.linked: Linked = self.analyzer.link(self.lines, self.results)
@@ -68,8 +67,8 @@ class Document:
         lines[start_line : end_line + 1] = replacement
         self.invalid_utf8 = ()
         self.resolver.forget()
-        if start_line < detect_mod.DETECTION_HORIZON or self.format.kind is Kind.UNKNOWN:
-            info = detect_mod.detect(lines)
+        if start_line < DETECTION_HORIZON or self.format.kind is Kind.UNKNOWN:
+            info = detect(lines)
             if info != self.format:
                 self._reset(lines)
                 return

@@ -1,0 +1,7 @@
+"""`python -m session_lsp` is the `session-lsp` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

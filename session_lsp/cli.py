@@ -1,0 +1,317 @@
+"""The command line: `session-lsp check` (files in, diagnostics out), `session-lsp rules` and `session-lsp serve`.
+
+Thin on purpose: this module reads files, walks folders, filters and formats. Every judgement about a line comes
+from `session_lsp.analysis`; the server is imported only by `serve`, so `check` never loads pygls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO
+
+import msgspec
+
+from . import __version__
+from .analysis import RULES, Diagnostic, Options, Severity, Span, analyze
+from .analysis.registry import PLANNED
+from .analysis.text import decode_bytes
+
+EXIT_CLEAN = 0
+EXIT_FOUND = 1
+EXIT_USAGE = 2
+
+STDIN = "-"
+FAIL_LEVELS: dict[str, Severity | None] = {"error": Severity.ERROR, "warning": Severity.WARNING, "never": None}
+GITHUB_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "notice",
+                 Severity.HINT: "notice"}
+
+
+class UsageError(Exception):
+    """A problem with the command line or the files it names: reported in one line on stderr, exit code 2."""
+
+
+class Item(msgspec.Struct):
+    """One diagnostic as `--format json` prints it: 1-based lines, 1-based code-point columns."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    severity: str
+    code: str
+    message: str
+
+
+class Source(msgspec.Struct):
+    """A file to check: what to call it in the output, and where to read it (None = standard input)."""
+
+    name: str
+    path: str | None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Selecting codes
+
+
+def parse_selectors(values: Sequence[str] | None, option: str) -> tuple[str, ...]:
+    """`--select ELY04,THN --select SLS001` -> ("ELY04", "THN", "SLS001"). A selector that names no registered
+    rule is a typo, not an empty selection, so it is refused."""
+    selectors: list[str] = []
+    for value in values or ():
+        for part in value.split(","):
+            selector = part.strip().upper()
+            if not selector:
+                continue
+            if not any(code.startswith(selector) for code in RULES):
+                raise UsageError(f"{option} {part.strip()!r} matches no rule code (see `session-lsp rules`)")
+            selectors.append(selector)
+    return tuple(selectors)
+
+
+def make_filter(select: tuple[str, ...], ignore: tuple[str, ...]) -> Callable[[str], bool]:
+    """Codes kept: those matching a --select prefix (all when none is given) and no --ignore prefix."""
+    def keep(code: str) -> bool:
+        if select and not code.startswith(select):
+            return False
+        return not (ignore and code.startswith(ignore))
+
+    return keep
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Finding and reading files
+
+
+def collect(paths: Sequence[str], stdin_name: str | None) -> tuple[list[Source], list[str]]:
+    """Files named on the command line, and `*.jsonl` files under folders (recursively, sorted); plus one message
+    per path that cannot be used."""
+    sources: list[Source] = []
+    problems: list[str] = []
+    for path in paths:
+        if path == STDIN:
+            sources.append(Source(stdin_name or "<stdin>", None))
+        elif os.path.isdir(path):
+            sources.extend(Source(found, found) for found in _walk(path, problems))
+        elif os.path.exists(path):
+            sources.append(Source(path, path))
+        else:
+            problems.append(f"{path}: no such file or directory")
+    return sources, problems
+
+
+def _walk(root: str, problems: list[str]) -> Iterator[str]:
+    def unreadable(error: OSError) -> None:
+        problems.append(f"{error.filename}: cannot read folder ({error.strerror})")
+
+    for folder, subfolders, files in os.walk(root, onerror=unreadable):
+        subfolders.sort()
+        for name in sorted(files):
+            if name.endswith(".jsonl"):
+                yield os.path.join(folder, name)
+
+
+def read(source: Source) -> bytes:
+    if source.path is None:
+        return sys.stdin.buffer.read()
+    try:
+        with open(source.path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise UsageError(f"{source.path}: cannot read file ({error.strerror})") from None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Output formats
+
+
+def _one_line(message: str) -> str:
+    return message.replace("\r", " ").replace("\n", " ")
+
+
+def _github_escape(value: str, property_value: bool = False) -> str:
+    """GitHub's workflow-command escaping: data escapes %, CR, LF; property values also ':' and ','."""
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def format_text(name: str, diagnostic: Diagnostic) -> str:
+    span = diagnostic.span
+    return (f"{name}:{span.line + 1}:{span.start + 1}: {diagnostic.code} [{diagnostic.severity.label}] "
+            f"{_one_line(diagnostic.message)}")
+
+
+def format_github(name: str, diagnostic: Diagnostic) -> str:
+    span = diagnostic.span
+    properties = (f"file={_github_escape(name, True)},line={span.line + 1},col={span.start + 1},"
+                  f"endLine={span.end_line + 1},endColumn={span.end + 1},title={diagnostic.code}")
+    return f"::{GITHUB_LEVELS[diagnostic.severity]} {properties}::{_github_escape(diagnostic.message)}"
+
+
+def to_item(name: str, diagnostic: Diagnostic) -> Item:
+    span = diagnostic.span
+    return Item(name, span.line + 1, span.start + 1, span.end_line + 1, span.end + 1, diagnostic.severity.label,
+                diagnostic.code, diagnostic.message)
+
+
+class Report:
+    """Writes diagnostics as they come, file by file, and keeps the counts for the summary and the exit code."""
+
+    def __init__(self, style: str, out: IO[str], verbose: bool) -> None:
+        self.style = style
+        self.out = out
+        self.verbose = verbose
+        self.files = 0
+        self.counts = {severity: 0 for severity in Severity}
+        self._items: list[bytes] = []
+
+    def add(self, name: str, label: str, line_count: int, diagnostics: Sequence[Diagnostic]) -> None:
+        self.files += 1
+        if self.verbose:
+            count = len(diagnostics)
+            note = f"{name}: {label}, {line_count} lines, {count} diagnostic{'' if count == 1 else 's'}"
+            print(note, file=self.out if self.style == "text" else sys.stderr)
+        for diagnostic in diagnostics:
+            self.counts[diagnostic.severity] += 1
+        if self.style == "json":
+            encode = msgspec.json.encode
+            self._items.extend(encode(to_item(name, d)) for d in diagnostics)
+        else:
+            render = format_github if self.style == "github" else format_text
+            if diagnostics:
+                self.out.write("\n".join(render(name, d) for d in diagnostics) + "\n")
+
+    def finish(self) -> None:
+        if self.style == "json":
+            body = b",\n".join(self._items)
+            self.out.write("[\n" + body.decode("utf-8") + "\n]\n" if self._items else "[]\n")
+        elif self.style == "text":
+            self.out.write(self.summary() + "\n")
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{self.counts[s]} {_plural(s, self.counts[s])}" for s in Severity)
+        return f"{self.files} file{'' if self.files == 1 else 's'} checked: {parts}"
+
+    def found(self, level: Severity | None) -> bool:
+        return level is not None and any(count for severity, count in self.counts.items() if severity <= level)
+
+
+def _plural(severity: Severity, count: int) -> str:
+    if severity is Severity.INFORMATION or count == 1:
+        return severity.label
+    return severity.label + "s"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Commands
+
+
+def check(args: argparse.Namespace) -> int:
+    keep = make_filter(parse_selectors(args.select, "--select"), parse_selectors(args.ignore, "--ignore"))
+    sources, problems = collect(args.paths or ["."], args.stdin_filename)
+    report = Report(args.format, sys.stdout, args.verbose)
+    for source in sources:
+        try:
+            data = read(source)
+        except UsageError as error:
+            problems.append(str(error))
+            continue
+        text, bad = decode_bytes(data)
+        invalid = [Span(line, start, line, end) for line, start, end in bad]
+        document = analyze(text, Options(path=source.path or args.stdin_filename, exists=os.path.exists), invalid)
+        diagnostics = [d for d in document.diagnostics() if keep(d.code)]
+        lines = document.lines
+        report.add(source.name, document.format.label, len(lines) - (lines[-1] == ""), diagnostics)
+    report.finish()
+    for problem in problems:
+        print(f"session-lsp: error: {problem}", file=sys.stderr)
+    if problems:
+        return EXIT_USAGE
+    return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
+
+
+def list_rules(args: argparse.Namespace) -> int:
+    rows = [(r.code, r.severity.label, r.name, r.summary + ("  (not yet checked)" if r.code in PLANNED else ""))
+            for r in RULES.values()]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+    return EXIT_CLEAN
+
+
+def parse_tcp(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {value!r}")
+    return host, int(port)
+
+
+def serve(args: argparse.Namespace) -> int:
+    from .server import serve as run_server
+
+    run_server(getattr(args, "tcp", None))
+    return EXIT_CLEAN
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Argument parsing
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="session-lsp",
+        description="Checker and language server for Elyra (pi) and thndrs session files (JSON Lines). "
+                    "Without a command, starts the language server on standard input/output.")
+    parser.add_argument("--version", action="version", version=f"session-lsp {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check_parser = commands.add_parser(
+        "check", help="check session files and print diagnostics",
+        description="Check session files. Folders are searched recursively for *.jsonl; '-' reads standard input. "
+                    "Exit status: 0 nothing at or above --fail-on, 1 something was found, 2 usage or I/O error.")
+    check_parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
+    check_parser.add_argument("--format", choices=("text", "json", "github"), default="text",
+                              help="output format (default: text)")
+    check_parser.add_argument("--select", action="append", metavar="CODES",
+                              help="only report these codes or prefixes (comma-separated, repeatable)")
+    check_parser.add_argument("--ignore", action="append", metavar="CODES",
+                              help="never report these codes or prefixes (comma-separated, repeatable)")
+    check_parser.add_argument("--fail-on", choices=tuple(FAIL_LEVELS), default="error",
+                              help="lowest severity that makes the exit status 1 (default: error)")
+    check_parser.add_argument("--stdin-filename", metavar="NAME",
+                              help="the file name to report and check against when reading '-'")
+    check_parser.add_argument("-v", "--verbose", action="store_true",
+                              help="also print each file's detected format and line count")
+    check_parser.set_defaults(run=check)
+
+    rules_parser = commands.add_parser("rules", help="list every rule: code, severity, name, summary")
+    rules_parser.set_defaults(run=list_rules)
+
+    serve_parser = commands.add_parser("serve", help="start the language server (default: standard input/output)")
+    transport = serve_parser.add_mutually_exclusive_group()
+    transport.add_argument("--stdio", action="store_true", help="talk over standard input/output (the default)")
+    transport.add_argument("--tcp", type=parse_tcp, metavar="HOST:PORT", help="listen on a TCP socket")
+    serve_parser.set_defaults(run=serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = getattr(args, "run", serve)
+    try:
+        return run(args)
+    except UsageError as error:
+        print(f"session-lsp: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (`session-lsp check | head`): stop quietly, and keep Python from complaining again
+        # when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FOUND
+    except KeyboardInterrupt:
+        return 130

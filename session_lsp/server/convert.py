@@ -1,0 +1,171 @@
+"""Core values <-> LSP values. Core positions are code points; the client counts in the negotiated encoding, so
+every conversion needs the text of the line it lands on."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+from pygls.uris import from_fs_path
+
+from ..analysis import Diagnostic, Span, features
+from ..analysis.text import Encoding, from_units, to_units
+
+SOURCE = "session-lsp"
+_CONVERTER = get_converter()
+
+
+def encoding_of(kind: types.PositionEncodingKind | str | None) -> Encoding:
+    value = kind.value if isinstance(kind, types.PositionEncodingKind) else kind
+    return Encoding(value) if value in {e.value for e in Encoding} else Encoding.UTF16
+
+
+def _line(lines: Sequence[str], number: int) -> str:
+    return lines[number] if 0 <= number < len(lines) else ""
+
+
+def position(lines: Sequence[str], line: int, col: int, encoding: Encoding) -> types.Position:
+    return types.Position(line, to_units(_line(lines, line), col, encoding))
+
+
+def range_of(lines: Sequence[str], span: Span, encoding: Encoding) -> types.Range:
+    return types.Range(position(lines, span.line, span.start, encoding),
+                       position(lines, span.end_line, span.end, encoding))
+
+
+def from_position(lines: Sequence[str], pos: types.Position, encoding: Encoding) -> tuple[int, int]:
+    """Client position -> (line, code-point column); a line past the end means the end of the document."""
+    if pos.line >= len(lines):
+        last = len(lines) - 1
+        return last, len(lines[last]) if lines else 0
+    return pos.line, from_units(lines[pos.line], pos.character, encoding)
+
+
+def from_range(lines: Sequence[str], rng: types.Range, encoding: Encoding) -> Span:
+    line, start = from_position(lines, rng.start, encoding)
+    end_line, end = from_position(lines, rng.end, encoding)
+    return Span(line, start, end_line, end)
+
+
+def diagnostic(lines: Sequence[str], uri: str, item: Diagnostic, encoding: Encoding) -> types.Diagnostic:
+    related = [types.DiagnosticRelatedInformation(types.Location(uri, range_of(lines, r.span, encoding)), r.message)
+               for r in item.related]
+    data: dict[str, Any] = {**(item.data or {}), "code": item.code}
+    return types.Diagnostic(
+        range=range_of(lines, item.span, encoding),
+        message=item.message,
+        severity=types.DiagnosticSeverity(int(item.severity)),
+        code=item.code,
+        source=SOURCE,
+        related_information=related or None,
+        data=data,
+    )
+
+
+def diagnostics(lines: Sequence[str], uri: str, items: Sequence[Diagnostic], encoding: Encoding) -> list[types.Diagnostic]:
+    return [diagnostic(lines, uri, item, encoding) for item in items]
+
+
+def _kind(enum: type[Any], name: str, default: Any) -> Any:
+    """A core kind name ("enum_member") -> the LSP enum member (EnumMember)."""
+    return enum.__members__.get(name.title().replace("_", ""), default)
+
+
+def location(lines: Sequence[str], uri: str, item: features.Location, encoding: Encoding) -> types.Location:
+    if item.path is not None:
+        return types.Location(from_fs_path(item.path) or item.path, types.Range(types.Position(0, 0),
+                                                                                types.Position(0, 0)))
+    return types.Location(uri, range_of(lines, item.span, encoding))
+
+
+def text_edits(lines: Sequence[str], edits: Sequence[features.TextEdit], encoding: Encoding) -> list[types.TextEdit]:
+    return [types.TextEdit(range_of(lines, edit.span, encoding), edit.new_text) for edit in edits]
+
+
+def workspace_edit(lines: Sequence[str], uri: str, version: int, edits: Sequence[features.TextEdit],
+                   encoding: Encoding, versioned: bool) -> types.WorkspaceEdit:
+    """Versioned when the client supports it, so an edit computed for an older text is refused, not misapplied."""
+    converted = text_edits(lines, edits, encoding)
+    if versioned:
+        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+            types.OptionalVersionedTextDocumentIdentifier(uri, version), list(converted))])
+    return types.WorkspaceEdit(changes={uri: converted})
+
+
+def hover(lines: Sequence[str], item: features.Hover, encoding: Encoding, markdown: bool) -> types.Hover:
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.Hover(types.MarkupContent(kind, item.markdown), range_of(lines, item.span, encoding))
+
+
+def symbol(lines: Sequence[str], item: features.Symbol, encoding: Encoding) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=item.name or " ",
+        kind=_kind(types.SymbolKind, item.kind, types.SymbolKind.Object),
+        range=range_of(lines, item.span, encoding),
+        selection_range=range_of(lines, item.selection_span, encoding),
+        detail=item.detail or None,
+        children=[symbol(lines, child, encoding) for child in item.children] or None,
+    )
+
+
+def flat_symbols(lines: Sequence[str], uri: str, items: Sequence[features.Symbol], encoding: Encoding,
+                 container: str | None = None) -> list[types.SymbolInformation]:
+    """For clients without hierarchical symbols: every symbol, children after their parent."""
+    out: list[types.SymbolInformation] = []
+    for item in items:
+        out.append(types.SymbolInformation(
+            name=item.name or " ", kind=_kind(types.SymbolKind, item.kind, types.SymbolKind.Object),
+            location=types.Location(uri, range_of(lines, item.span, encoding)), container_name=container))
+        out.extend(flat_symbols(lines, uri, item.children, encoding, item.name))
+    return out
+
+
+def folding_range(item: features.FoldingRange) -> types.FoldingRange:
+    return types.FoldingRange(item.start_line, item.end_line,
+                              kind=_kind(types.FoldingRangeKind, item.kind, types.FoldingRangeKind.Region))
+
+
+def selection_range(lines: Sequence[str], item: features.SelectionRange, encoding: Encoding) -> types.SelectionRange:
+    parent = selection_range(lines, item.parent, encoding) if item.parent is not None else None
+    return types.SelectionRange(range_of(lines, item.span, encoding), parent)
+
+
+_SNIPPET = re.compile(r"\$\{\d+:([^}]*)\}|\$\d+")
+
+
+def completion(lines: Sequence[str], item: features.CompletionItem, encoding: Encoding,
+               snippets: bool) -> types.CompletionItem:
+    """Snippet items degrade to plain text (placeholders keep their default) for clients without snippets."""
+    text = item.insert_text
+    snippet = item.is_snippet and snippets
+    if item.is_snippet and not snippets:
+        text = _SNIPPET.sub(lambda match: match.group(1) or "", text)
+    return types.CompletionItem(
+        label=item.label,
+        kind=_kind(types.CompletionItemKind, item.kind, types.CompletionItemKind.Value),
+        detail=item.detail or None,
+        documentation=types.MarkupContent(types.MarkupKind.Markdown, item.documentation) if item.documentation
+        else None,
+        sort_text=item.sort_text or None,
+        filter_text=None,
+        insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText,
+        text_edit=types.TextEdit(range_of(lines, item.edit_span, encoding), text),
+    )
+
+
+def code_lens(lines: Sequence[str], item: features.CodeLens, encoding: Encoding) -> types.CodeLens:
+    command = types.Command(item.title, item.command or "", list(item.arguments) or None)
+    return types.CodeLens(range_of(lines, item.span, encoding), command=command)
+
+
+def inlay_hint(lines: Sequence[str], item: features.InlayHint, encoding: Encoding) -> types.InlayHint:
+    return types.InlayHint(position(lines, item.line, item.col, encoding), item.label,
+                           padding_left=item.padding_left, tooltip=item.tooltip or None)
+
+
+def to_json(value: Any, kind: Any) -> Any:
+    """An lsprotocol value as plain JSON, for payloads of our own requests."""
+    return _CONVERTER.unstructure(value, kind)

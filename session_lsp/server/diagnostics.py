@@ -1,0 +1,86 @@
+"""Diagnostics for open documents: pushed after a short per-URI debounce, or left for the client to pull.
+
+A client that declares `textDocument.diagnostic` pulls; every other client gets pushes. Pushed diagnostics carry
+the version they were computed for, and are dropped if the client has sent a newer version meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analysis import Diagnostic, Document
+from ..analysis.rule_filter import RuleFilter
+from ..analysis.text import Encoding
+from . import convert
+from .documents import OpenDocument
+
+if TYPE_CHECKING:
+    from .app import SessionServer
+
+HIDDEN = frozenset({"SLS001"})
+"""Codes the server never shows: a file that is not a session stays quiet in the editor."""
+
+DEFAULT_DELAY = 0.15
+"""Seconds of quiet typing before diagnostics are recomputed and pushed."""
+
+
+def shown(doc: Document, rules: RuleFilter) -> list[Diagnostic]:
+    return [d for d in rules.apply(doc.diagnostics()) if d.code not in HIDDEN]
+
+
+def for_client(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> list[types.Diagnostic]:
+    return convert.diagnostics(doc.lines, uri, shown(doc, rules), encoding)
+
+
+def result_id(entry: OpenDocument, generation: int) -> str:
+    """Changes whenever the text or the settings change, so an unchanged report is only sent when nothing did."""
+    return f"{entry.version}.{generation}"
+
+
+class Publisher:
+    def __init__(self, server: SessionServer) -> None:
+        self.server = server
+        self.delay = DEFAULT_DELAY
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def cancel(self, uri: str) -> None:
+        timer = self._timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+
+    def schedule(self, entry: OpenDocument, delay: float | None = None) -> None:
+        """(Re)start the URI's timer: a burst of edits yields one computation, after the last of them."""
+        self.cancel(entry.uri)
+        loop = asyncio.get_running_loop()
+        self._timers[entry.uri] = loop.call_later(self.delay if delay is None else delay, self._fire, entry)
+
+    def schedule_all(self) -> None:
+        for entry in self.server.store:
+            self.schedule(entry, 0)
+
+    def _fire(self, entry: OpenDocument) -> None:
+        self._timers.pop(entry.uri, None)
+        task = asyncio.ensure_future(self.publish(entry))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def publish(self, entry: OpenDocument) -> None:
+        server = self.server
+        await server.settings_loaded()
+        async with entry.lock:
+            if not entry.current:
+                return
+            assert entry.doc is not None
+            version, rules = entry.version, server.rules
+            items = await server.run(for_client, entry.doc, entry.uri, rules, server.encoding)
+        if entry.closed or version != entry.latest or rules is not server.rules:
+            return
+        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(entry.uri, items, version=version))
+
+    def clear(self, uri: str) -> None:
+        self.cancel(uri)
+        self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))

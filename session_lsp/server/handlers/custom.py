@@ -1,0 +1,85 @@
+"""Our own requests: `sessionLsp/analyzeFile`, `sessionLsp/tree`, `sessionLsp/context`.
+
+pygls hands unknown methods' params over as namedtuples (or dicts), so fields are read defensively and a bad
+request gets InvalidParams rather than an internal error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.uris import from_fs_path
+
+from ...analysis import Document, features
+from ...analysis.rule_filter import RuleFilter
+from ...analysis.text import Encoding
+from .. import convert
+from ..app import SessionServer
+from ..diagnostics import for_client
+from ..documents import read_file
+
+ANALYZE_FILE = "sessionLsp/analyzeFile"
+TREE = "sessionLsp/tree"
+CONTEXT = "sessionLsp/context"
+
+
+def _get(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def _uri(params: Any) -> str:
+    uri = _get(_get(params, "textDocument"), "uri")
+    if not isinstance(uri, str):
+        raise JsonRpcInvalidParams("expected {textDocument: {uri: string}}")
+    return uri
+
+
+def _analysis(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> dict[str, Any]:
+    diagnostics = for_client(doc, uri, rules, encoding)
+    return {
+        "format": doc.format.label,
+        "kind": doc.format.kind.value,
+        "version": doc.format.version,
+        "diagnostics": convert.to_json(diagnostics, list[types.Diagnostic]),
+        "tree": features.tree(doc),
+    }
+
+
+async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
+    """Analyse a file on disk without opening it: for files too large for the editor to sync (VS Code does not
+    sync files over 50 MB) and for tree views of files that are not open."""
+    path = _get(params, "path")
+    if not isinstance(path, str) or not path:
+        raise JsonRpcInvalidParams("expected {path: string}")
+    try:
+        doc = await ls.run(read_file, path)
+    except OSError as error:
+        raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
+                               code=types.LSPErrorCodes.RequestFailed.value) from error
+    await ls.settings_loaded()
+    return await ls.run(_analysis, doc, from_fs_path(path) or path, ls.rules, ls.encoding)
+
+
+async def tree(ls: SessionServer, params: Any) -> dict[str, Any] | None:
+    return await ls.read(_uri(params), features.tree)
+
+
+def _context(doc: Document, line: int) -> dict[str, Any]:
+    return features.context(doc, line)
+
+
+async def context(ls: SessionServer, params: Any) -> dict[str, Any] | None:
+    line = _get(params, "line")
+    if line is None:
+        line = _get(_get(params, "position"), "line")
+    if not isinstance(line, int) or isinstance(line, bool):
+        raise JsonRpcInvalidParams("expected {textDocument: {uri}, line: number} or {textDocument, position}")
+    return await ls.read(_uri(params), _context, line)
+
+
+def register(server: SessionServer) -> None:
+    server.feature(ANALYZE_FILE)(analyze_file)
+    server.feature(TREE)(tree)
+    server.feature(CONTEXT)(context)

@@ -1,0 +1,30 @@
+"""textDocument/diagnostic: pull diagnostics, for clients that declare them (the others get pushes)."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..app import SessionServer
+from ..diagnostics import for_client, result_id
+
+OPTIONS = types.DiagnosticOptions(identifier="session-lsp", inter_file_dependencies=False,
+                                  workspace_diagnostics=False)
+
+
+async def diagnostic(ls: SessionServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    entry = ls.store.get(params.text_document.uri)
+    if entry is None:
+        return types.FullDocumentDiagnosticReport(items=[])
+    await ls.settings_loaded()
+    async with entry.lock:
+        if entry.doc is None:
+            return types.FullDocumentDiagnosticReport(items=[])
+        rid = result_id(entry, ls.settings_generation)
+        if params.previous_result_id == rid:
+            return types.UnchangedDocumentDiagnosticReport(result_id=rid)
+        items = await ls.run(for_client, entry.doc, entry.uri, ls.rules, ls.encoding)
+    return types.FullDocumentDiagnosticReport(items=items, result_id=rid)
+
+
+def register(server: SessionServer) -> None:
+    server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, OPTIONS)(diagnostic)

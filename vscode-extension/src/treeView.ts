@@ -1,0 +1,103 @@
+/** The Explorer's Session Tree: the tree of the active session editor (or of a file analyzed on disk). */
+import * as vscode from "vscode";
+
+import type { TreeResult } from "./protocol";
+import { ViewModel, ViewNode, build, description, iconName, title } from "./treeModel";
+
+type Fetch = (uri: vscode.Uri) => Promise<TreeResult | undefined>;
+
+export class SessionTreeProvider implements vscode.TreeDataProvider<ViewNode> {
+  private readonly changed = new vscode.EventEmitter<ViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private uri: vscode.Uri | undefined;
+  private result: TreeResult | undefined;
+  private model: ViewModel | undefined;
+  private diskUri: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+
+  constructor(private readonly fetch: Fetch) {}
+
+  currentUri(): vscode.Uri | undefined {
+    return this.uri;
+  }
+
+  resultFor(uri: vscode.Uri): TreeResult | undefined {
+    return this.uri?.toString() === uri.toString() ? this.result : undefined;
+  }
+
+  /** Show the tree of `uri` (the active editor changed). */
+  follow(uri: vscode.Uri): void {
+    if (this.uri?.toString() === uri.toString() && this.model) return;
+    this.uri = uri;
+    this.diskUri = undefined;
+    this.refresh();
+  }
+
+  /** Show a tree that came from `sessionLsp/analyzeFile` for a file that is not open. */
+  showDiskResult(uri: vscode.Uri, result: TreeResult | undefined): void {
+    this.uri = uri;
+    this.diskUri = uri.toString();
+    this.generation += 1;
+    this.set(result);
+  }
+
+  scheduleRefresh(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), 300);
+  }
+
+  refresh(): void {
+    const uri = this.uri;
+    if (!uri || this.diskUri === uri.toString()) {
+      this.changed.fire(undefined);
+      return;
+    }
+    const generation = ++this.generation;
+    void this.fetch(uri).then((result) => {
+      if (generation === this.generation) this.set(result);
+    });
+  }
+
+  private set(result: TreeResult | undefined): void {
+    this.result = result;
+    this.model = result ? build(result) : undefined;
+    this.changed.fire(undefined);
+  }
+
+  nodeAtLine(uri: vscode.Uri, line: number): ViewNode | undefined {
+    if (this.uri?.toString() !== uri.toString()) return undefined;
+    return this.model?.byLine.get(line);
+  }
+
+  getChildren(node?: ViewNode): ViewNode[] {
+    if (!node) return this.model?.roots ?? [];
+    return node.children;
+  }
+
+  getParent(node: ViewNode): ViewNode | undefined {
+    return node.parent;
+  }
+
+  getTreeItem(node: ViewNode): vscode.TreeItem {
+    const state = node.children.length === 0
+      ? vscode.TreeItemCollapsibleState.None
+      : node.onActivePath || !node.head
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(title(node.entry), state);
+    item.id = `${this.uri?.toString()}#${node.entry.line}`;
+    item.description = description(node);
+    item.tooltip = new vscode.MarkdownString(
+      [`**${title(node.entry)}**`, node.entry.id ? `id \`${node.entry.id}\`` : "", node.onActivePath ? "on the active path (sent to the model)" : "off the active path"]
+        .filter(Boolean)
+        .join("\n\n"),
+    );
+    item.iconPath = new vscode.ThemeIcon(iconName(node.entry), node.onActivePath ? new vscode.ThemeColor("charts.green") : undefined);
+    item.contextValue = node.leaf ? "sessionLsp.leaf" : node.branchPoint ? "sessionLsp.branchPoint" : "sessionLsp.entry";
+    if (this.uri) {
+      item.command = { command: "sessionLsp.tree.reveal", title: "Reveal Entry", arguments: [this.uri.toString(), node.entry.line] };
+    }
+    return item;
+  }
+}
