@@ -234,13 +234,13 @@ class ElyraSession:
             roll = rng.random()
             if len(self.turn_starts) > 8 and roll < 0.004:
                 yield self.branch()
-            elif len(self.turn_starts) > 8 and roll < 0.006:
+            elif len(self.turn_starts) > 8 and roll < 0.009:
                 yield self.compaction()
-            elif roll < 0.01:
-                yield self.label()
             elif roll < 0.013:
+                yield self.label()
+            elif roll < 0.016:
                 yield self.model_change()
-            elif roll < 0.015:
+            elif roll < 0.018:
                 yield self._entry("thinking_level_change", {"thinkingLevel": rng.choice(THINKING_LEVELS)})
 
     def file_name(self) -> str:

@@ -17,6 +17,7 @@ import msgspec
 from . import __version__
 from .analysis import RULES, Diagnostic, Options, Severity, Span, analyze
 from .analysis.registry import PLANNED
+from .analysis.rule_filter import RuleFilter
 from .analysis.text import decode_bytes
 
 EXIT_CLEAN = 0
@@ -57,29 +58,18 @@ class Source(msgspec.Struct):
 # Selecting codes
 
 
-def parse_selectors(values: Sequence[str] | None, option: str) -> tuple[str, ...]:
-    """`--select ELY04,THN --select SLS001` -> ("ELY04", "THN", "SLS001"). A selector that names no registered
-    rule is a typo, not an empty selection, so it is refused."""
-    selectors: list[str] = []
-    for value in values or ():
-        for part in value.split(","):
-            selector = part.strip().upper()
-            if not selector:
-                continue
-            if not any(code.startswith(selector) for code in RULES):
-                raise UsageError(f"{option} {part.strip()!r} matches no rule code (see `session-lsp rules`)")
-            selectors.append(selector)
-    return tuple(selectors)
+def split_selectors(values: Sequence[str] | None) -> list[str]:
+    """`--select ELY04,THN --select SLS001` -> ["ELY04", "THN", "SLS001"]."""
+    return [part.strip() for value in values or () for part in value.split(",") if part.strip()]
 
 
-def make_filter(select: tuple[str, ...], ignore: tuple[str, ...]) -> Callable[[str], bool]:
-    """Codes kept: those matching a --select prefix (all when none is given) and no --ignore prefix."""
-    def keep(code: str) -> bool:
-        if select and not code.startswith(select):
-            return False
-        return not (ignore and code.startswith(ignore))
-
-    return keep
+def rule_filter(select: Sequence[str] | None, ignore: Sequence[str] | None) -> RuleFilter:
+    """The shared matcher (the server reads its settings with the same one). A selector that names no rule is a
+    typo, not an empty selection, so it is refused."""
+    chosen = RuleFilter(split_selectors(select), split_selectors(ignore))
+    if chosen.problems:
+        raise UsageError("; ".join(f"--{problem}" for problem in chosen.problems) + " (see `session-lsp rules`)")
+    return chosen
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -212,7 +202,7 @@ def _plural(severity: Severity, count: int) -> str:
 
 
 def check(args: argparse.Namespace) -> int:
-    keep = make_filter(parse_selectors(args.select, "--select"), parse_selectors(args.ignore, "--ignore"))
+    chosen = rule_filter(args.select, args.ignore)
     sources, problems = collect(args.paths or ["."], args.stdin_filename)
     report = Report(args.format, sys.stdout, args.verbose)
     for source in sources:
@@ -224,7 +214,7 @@ def check(args: argparse.Namespace) -> int:
         text, bad = decode_bytes(data)
         invalid = [Span(line, start, line, end) for line, start, end in bad]
         document = analyze(text, Options(path=source.path or args.stdin_filename, exists=os.path.exists), invalid)
-        diagnostics = [d for d in document.diagnostics() if keep(d.code)]
+        diagnostics = chosen.apply(document.diagnostics())
         lines = document.lines
         report.add(source.name, document.format.label, len(lines) - (lines[-1] == ""), diagnostics)
     report.finish()
@@ -278,9 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
     check_parser.add_argument("--format", choices=("text", "json", "github"), default="text",
                               help="output format (default: text)")
     check_parser.add_argument("--select", action="append", metavar="CODES",
-                              help="only report these codes or prefixes (comma-separated, repeatable)")
+                              help="only report these codes, code prefixes or rule names (comma-separated, repeatable)")
     check_parser.add_argument("--ignore", action="append", metavar="CODES",
-                              help="never report these codes or prefixes (comma-separated, repeatable)")
+                              help="never report these (same forms; the most specific selector wins)")
     check_parser.add_argument("--fail-on", choices=tuple(FAIL_LEVELS), default="error",
                               help="lowest severity that makes the exit status 1 (default: error)")
     check_parser.add_argument("--stdin-filename", metavar="NAME",

@@ -82,7 +82,7 @@ def detect(lines: Sequence[str]) -> FormatInfo:
     if found is None:
         return UNKNOWN
     number, obj = found
-    kind = obj.get("type")
+    kind = obj["type"] if isinstance(obj.get("type"), str) else None
     thndrs_envelope = _is_int(obj.get("schema_version")) and _is_int(obj.get("seq")) and isinstance(obj.get("time"), str)
     if kind == "session" and "schema_version" not in obj and "seq" not in obj:
         version = obj.get("version", 1)

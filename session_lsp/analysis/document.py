@@ -64,6 +64,7 @@ class Document:
         tail = lines[end_line][end_col:]
         replacement = split_lines(head + new_text + tail)
         old_facts = [(result.kind, result.facts) for result in self.results[start_line : end_line + 1]]
+        ended_with_newline = lines[-1] == ""
         lines[start_line : end_line + 1] = replacement
         self.invalid_utf8 = ()
         self.resolver.forget()
@@ -75,7 +76,8 @@ class Document:
         new_results = [self.analyzer.line(line) for line in replacement]
         self.results[start_line : end_line + 1] = new_results
         self._diagnostics = None
-        same_shape = len(replacement) == len(old_facts)
+        # Whether the file ends with "\n" is seen by the link pass (ELY005, THN071) but is in no line's facts.
+        same_shape = len(replacement) == len(old_facts) and (lines[-1] == "") == ended_with_newline
         if same_shape and all(old == (new.kind, new.facts) for old, new in zip(old_facts, new_results)):
             return
         self.linked = self.analyzer.link(self.lines, self.results)
@@ -87,7 +89,10 @@ class Document:
 
     def _assemble(self) -> list[Diagnostic]:
         out: list[Diagnostic] = []
+        end_of_file = len(self.lines) - 1 if self.lines[-1] == "" else None  # after the final "\n": not a line
         for number, result in enumerate(self.results):
+            if number == end_of_file:
+                continue
             for issue in result.issues:
                 out.append(_from_line_issue(number, issue))
         lines = self.lines

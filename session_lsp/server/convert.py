@@ -15,6 +15,17 @@ from ..analysis import Diagnostic, Span, features
 from ..analysis.text import Encoding, from_units, to_units
 
 SOURCE = "session-lsp"
+
+TAGS = {
+    "ELY004": types.DiagnosticTag.Unnecessary,  # blank line, skipped by pi
+    "THN070": types.DiagnosticTag.Unnecessary,  # blank line, skipped by thndrs
+    "ELY013": types.DiagnosticTag.Unnecessary,  # a second header: dead weight
+    "ELY056": types.DiagnosticTag.Unnecessary,  # a compaction a later one supersedes
+    "THN011": types.DiagnosticTag.Unnecessary,  # a key serde ignores
+    "ELY017": types.DiagnosticTag.Deprecated,  # v1/v2-era header keys
+    "ELY023": types.DiagnosticTag.Deprecated,  # firstKeptEntryIndex in a v2/v3 file
+}
+"""Editors fade unnecessary text and strike deprecated text."""
 _CONVERTER = get_converter()
 
 
@@ -61,6 +72,7 @@ def diagnostic(lines: Sequence[str], uri: str, item: Diagnostic, encoding: Encod
         code=item.code,
         source=SOURCE,
         related_information=related or None,
+        tags=[TAGS[item.code]] if item.code in TAGS else None,
         data=data,
     )
 

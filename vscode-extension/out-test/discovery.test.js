@@ -47,6 +47,14 @@ function findOnPath(name, env2, probes2) {
 function bundledScript(env2) {
   return path.join(env2.extensionPath, "bundled", "tool", "server.py");
 }
+function bundledPythons(env2, probes2) {
+  const versions = [];
+  for (const name of probes2.listDir(path.join(env2.extensionPath, "bundled", "native"))) {
+    const match = /^cp3(\d+)$/.exec(name);
+    if (match) versions.push([3, Number(match[1])]);
+  }
+  return versions.sort((a, b) => a[1] - b[1]);
+}
 function versionAtLeast(version, minimum) {
   return version[0] > minimum[0] || version[0] === minimum[0] && version[1] >= minimum[1];
 }
@@ -91,6 +99,8 @@ async function discover(settings, env2, probes2) {
     };
   }
   const wanted = MIN_PYTHON.join(".");
+  const built = bundledPythons(env2, probes2);
+  const builtText = built.map((v) => v.join(".")).join(", ");
   for (const argv of interpreterCandidates(settings, env2.platform)) {
     const version = await probes2.pythonVersion(argv);
     const shown = argv.join(" ");
@@ -102,6 +112,10 @@ async function discover(settings, env2, probes2) {
       notes.push(`${shown}: Python ${version.join(".")}, the bundled server needs ${wanted}+`);
       continue;
     }
+    if (built.length > 0 && !built.some((v) => v[0] === version[0] && v[1] === version[1])) {
+      notes.push(`${shown}: Python ${version.join(".")}, the bundled msgspec is built for ${builtText} only`);
+      continue;
+    }
     return {
       ok: true,
       notes,
@@ -111,15 +125,16 @@ async function discover(settings, env2, probes2) {
   return {
     ok: false,
     notes,
-    problem: `The bundled session-lsp server needs Python ${wanted}+ and none was found (${notes.filter((n) => !n.startsWith(EXECUTABLE) && !n.startsWith("no bundled")).join("; ")}). Set sessionLsp.interpreter to a Python ${wanted}+, or sessionLsp.server.path to a session-lsp executable.`
+    problem: `The bundled session-lsp server needs Python ${builtText || wanted + "+"} and none was found (${notes.filter((n) => !n.startsWith(EXECUTABLE) && !n.startsWith("no bundled")).join("; ")}). Set sessionLsp.interpreter to a Python ${wanted}+, or sessionLsp.server.path to a session-lsp executable.`
   };
 }
 
 // test/discovery.test.ts
-function probes(executables, files, versions) {
+function probes(executables, files, versions, native = []) {
   const asked = [];
   return {
     asked,
+    listDir: (folder) => folder === "/ext/bundled/native" ? native : [],
     isExecutable: (file) => executables.includes(file),
     exists: (file) => files.includes(file) || executables.includes(file),
     pythonVersion: async (argv) => {
@@ -184,6 +199,16 @@ var none = { serverPath: "", interpreter: [] };
   const found = await discover(none, env, probes([], [], { python3: [3, 12] }));
   import_node_assert.strict.ok(!found.ok);
   import_node_assert.strict.match(found.problem, /pip install session-lsp/);
+});
+(0, import_node_test.test)("bundled: an interpreter the compiled dependencies were not built for is passed over", async () => {
+  const p = probes([], [script], { "/usr/bin/python3.15": [3, 15], python3: [3, 12] }, ["cp311", "cp312", "README"]);
+  const found = await discover({ serverPath: "", interpreter: ["/usr/bin/python3.15"] }, env, p);
+  import_node_assert.strict.ok(found.ok);
+  import_node_assert.strict.equal(found.launch.command, "python3");
+  import_node_assert.strict.ok(found.notes.includes("/usr/bin/python3.15: Python 3.15, the bundled msgspec is built for 3.11, 3.12 only"));
+  const none15 = await discover({ serverPath: "", interpreter: [] }, env, probes([], [script], { python3: [3, 15] }, ["cp311", "cp312"]));
+  import_node_assert.strict.ok(!none15.ok);
+  import_node_assert.strict.match(none15.problem, /needs Python 3\.11, 3\.12 and none was found/);
 });
 (0, import_node_test.test)("interpreter candidates drop repeats and empty settings", () => {
   import_node_assert.strict.deepEqual(interpreterCandidates({ serverPath: "", interpreter: [], pythonExtension: ["python3"] }, "linux"), [["python3"]]);

@@ -23,6 +23,8 @@ export interface Probes {
   /** True when `file` exists and may be executed. */
   isExecutable(file: string): boolean;
   exists(file: string): boolean;
+  /** Names in a folder, [] when it does not exist. */
+  listDir(folder: string): string[];
   /** `major.minor` of the interpreter `argv` (command + leading args), or undefined when it cannot run. */
   pythonVersion(argv: string[]): Promise<[number, number] | undefined>;
 }
@@ -60,6 +62,16 @@ export function findOnPath(name: string, env: Environment, probes: Probes): stri
 
 export function bundledScript(env: Environment): string {
   return path.join(env.extensionPath, "bundled", "tool", "server.py");
+}
+
+/** The CPython versions the bundled compiled dependencies (msgspec) were built for: folders `native/cp311`, ... */
+export function bundledPythons(env: Environment, probes: Probes): Array<[number, number]> {
+  const versions: Array<[number, number]> = [];
+  for (const name of probes.listDir(path.join(env.extensionPath, "bundled", "native"))) {
+    const match = /^cp3(\d+)$/.exec(name);
+    if (match) versions.push([3, Number(match[1])]);
+  }
+  return versions.sort((a, b) => a[1] - b[1]);
 }
 
 export function versionAtLeast(version: readonly [number, number], minimum: readonly [number, number]): boolean {
@@ -117,6 +129,8 @@ export async function discover(settings: Settings, env: Environment, probes: Pro
     };
   }
   const wanted = MIN_PYTHON.join(".");
+  const built = bundledPythons(env, probes);
+  const builtText = built.map((v) => v.join(".")).join(", ");
   for (const argv of interpreterCandidates(settings, env.platform)) {
     const version = await probes.pythonVersion(argv);
     const shown = argv.join(" ");
@@ -128,6 +142,10 @@ export async function discover(settings: Settings, env: Environment, probes: Pro
       notes.push(`${shown}: Python ${version.join(".")}, the bundled server needs ${wanted}+`);
       continue;
     }
+    if (built.length > 0 && !built.some((v) => v[0] === version[0] && v[1] === version[1])) {
+      notes.push(`${shown}: Python ${version.join(".")}, the bundled msgspec is built for ${builtText} only`);
+      continue;
+    }
     return {
       ok: true,
       notes,
@@ -137,6 +155,6 @@ export async function discover(settings: Settings, env: Environment, probes: Pro
   return {
     ok: false,
     notes,
-    problem: `The bundled session-lsp server needs Python ${wanted}+ and none was found (${notes.filter((n) => !n.startsWith(EXECUTABLE) && !n.startsWith("no bundled")).join("; ")}). Set sessionLsp.interpreter to a Python ${wanted}+, or sessionLsp.server.path to a session-lsp executable.`,
+    problem: `The bundled session-lsp server needs Python ${builtText || wanted + "+"} and none was found (${notes.filter((n) => !n.startsWith(EXECUTABLE) && !n.startsWith("no bundled")).join("; ")}). Set sessionLsp.interpreter to a Python ${wanted}+, or sessionLsp.server.path to a session-lsp executable.`,
   };
 }

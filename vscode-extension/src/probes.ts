@@ -20,6 +20,13 @@ export const nodeProbes: Probes = {
   exists(file: string): boolean {
     return fs.existsSync(file);
   },
+  listDir(folder: string): string[] {
+    try {
+      return fs.readdirSync(folder);
+    } catch {
+      return [];
+    }
+  },
   pythonVersion(argv: string[]): Promise<[number, number] | undefined> {
     return new Promise((resolve) => {
       execFile(argv[0], [...argv.slice(1), "-c", VERSION_SCRIPT], { timeout: 10_000 }, (error, stdout) => {

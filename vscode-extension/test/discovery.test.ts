@@ -3,10 +3,11 @@ import { test } from "node:test";
 
 import { Environment, Probes, Settings, discover, findOnPath, interpreterCandidates } from "../src/discovery";
 
-function probes(executables: string[], files: string[], versions: Record<string, [number, number]>): Probes & { asked: string[] } {
+function probes(executables: string[], files: string[], versions: Record<string, [number, number]>, native: string[] = []): Probes & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
+    listDir: (folder) => (folder === "/ext/bundled/native" ? native : []),
     isExecutable: (file) => executables.includes(file),
     exists: (file) => files.includes(file) || executables.includes(file),
     pythonVersion: async (argv) => {
@@ -81,6 +82,17 @@ test("without a bundled copy the message says how to install", async () => {
   const found = await discover(none, env, probes([], [], { python3: [3, 12] }));
   assert.ok(!found.ok);
   assert.match(found.problem, /pip install session-lsp/);
+});
+
+test("bundled: an interpreter the compiled dependencies were not built for is passed over", async () => {
+  const p = probes([], [script], { "/usr/bin/python3.15": [3, 15], python3: [3, 12] }, ["cp311", "cp312", "README"]);
+  const found = await discover({ serverPath: "", interpreter: ["/usr/bin/python3.15"] }, env, p);
+  assert.ok(found.ok);
+  assert.equal(found.launch.command, "python3");
+  assert.ok(found.notes.includes("/usr/bin/python3.15: Python 3.15, the bundled msgspec is built for 3.11, 3.12 only"));
+  const none15 = await discover({ serverPath: "", interpreter: [] }, env, probes([], [script], { python3: [3, 15] }, ["cp311", "cp312"]));
+  assert.ok(!none15.ok);
+  assert.match(none15.problem, /needs Python 3\.11, 3\.12 and none was found/);
 });
 
 test("interpreter candidates drop repeats and empty settings", () => {

@@ -72,6 +72,9 @@ class CompletionItem(msgspec.Struct, frozen=True):
     edit_span: Span
     is_snippet: bool = False
     sort_text: str = ""
+    filter_text: str = ""
+    """What the client matches typed text against (empty: the label). Values are filtered with their quotes,
+    since the edit span starts at the opening quote."""
     documentation: str = ""
 
 

@@ -20,7 +20,12 @@ async def did_open(ls: SessionServer, params: types.DidOpenTextDocumentParams) -
     item = params.text_document
     entry = ls.store.add(item.uri, item.version)
     async with entry.lock:
-        entry.doc = await ls.run(build, item.uri, item.text)
+        try:
+            entry.doc = await ls.run(build, item.uri, item.text)
+        except Exception:  # the core promises not to raise; if it does, say so once instead of on every edit
+            logger.exception("analysing %s failed", item.uri)
+            ls.log(f"session-lsp could not analyse {item.uri}; see the server's log", types.MessageType.Error)
+            return
     if not ls.pull:
         ls.publisher.schedule(entry, 0)
 

@@ -1,0 +1,233 @@
+"""Times the language server as an editor sees it, on the 100,000-entry benchmark Elyra session.
+
+Speaks plain JSON-RPC to a real server process over its stdio (no pytest, no pygls client) and measures:
+
+* didOpen -> the first publishDiagnostics for that version (the whole file goes over the pipe, as an editor sends it)
+* a one-character edit in the middle of the file -> fresh diagnostics for the new version, median of N; once
+  typing inside a message's text (the link pass is reused) and once changing an id (the link pass runs again).
+  The server's debounce is set to 0 (`initializationOptions.diagnosticsDelayMs`), so the figure is the real work.
+* hover and definition on the middle line, median of N
+* the server's resident memory after the open (VmRSS; VmHWM is the peak), against the file's size
+
+    python benchmarks/lsp_bench.py [--repeat N] [--file PATH] [--encoding utf-16|utf-8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import generate
+
+TARGETS = {"open": 1.5, "edit": 0.050, "hover": 0.020, "definition": 0.020}
+TIMEOUT = 120.0
+
+
+class Connection:
+    """A minimal LSP client: Content-Length framing, request ids, and answers to the server's own requests."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._next_id = 0
+        self._responses: dict[int, queue.Queue[dict[str, Any]]] = {}
+        self.notifications: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+        self._lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        assert self.process.stdin is not None
+        with self._lock:
+            self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.process.stdin.flush()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            length = 0
+            while True:
+                header = stream.readline()
+                if not header:
+                    return
+                if header in (b"\r\n", b"\n"):
+                    break
+                name, _, value = header.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            message = json.loads(stream.read(length))
+            arrived = time.perf_counter()
+            if "method" in message and "id" in message:
+                self._answer(message)
+            elif "method" in message:
+                self.notifications.put((arrived, message))
+            else:
+                self._responses.setdefault(message["id"], queue.Queue()).put(message)
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        method = message["method"]
+        result: Any = None
+        if method == "workspace/configuration":
+            result = [{} for _ in message["params"]["items"]]
+        self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    def request(self, method: str, params: Any) -> Any:
+        self._next_id += 1
+        number = self._next_id
+        box = self._responses.setdefault(number, queue.Queue())
+        self._send({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+        response = box.get(timeout=TIMEOUT)
+        del self._responses[number]
+        if "error" in response:
+            raise RuntimeError(f"{method}: {response['error']}")
+        return response.get("result")
+
+    def notify(self, method: str, params: Any) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def diagnostics(self, uri: str, version: int) -> tuple[float, list[Any]]:
+        """Wait for the push of `version` of `uri`; (arrival time, diagnostics)."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            arrived, message = self.notifications.get(timeout=max(0.0, deadline - time.monotonic()))
+            params = message.get("params") or {}
+            if (message["method"] == "textDocument/publishDiagnostics" and params.get("uri") == uri
+                    and params.get("version") == version):
+                return arrived, params["diagnostics"]
+
+    def memory(self) -> dict[str, int]:
+        """VmRSS / VmHWM of the server process, in bytes."""
+        out: dict[str, int] = {}
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0]) * 1024
+        return out
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None)
+            self.notify("exit", None)
+            self.process.wait(timeout=10)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
+
+def units(text: str, encoding: str) -> int:
+    return len(text.encode("utf-16-le")) // 2 if encoding == "utf-16" else len(text.encode("utf-8"))
+
+
+def benchmark_file() -> Path:
+    """The generated 100,000-entry Elyra session, written first if it is not there yet."""
+    session = generate.ElyraSession(generate.SEED)
+    path = generate.OUT / session.file_name()
+    if not path.exists():
+        generate.write(path, session.lines(generate.ELYRA_ENTRIES))
+    return path
+
+
+def run(path: Path, repeat: int, encoding: str) -> list[tuple[str, float, float | None, str]]:
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    uri = path.resolve().as_uri()
+    server = Connection([sys.executable, "-m", "session_lsp.server", "--stdio"])
+    rows: list[tuple[str, float, float | None, str]] = []
+    try:
+        server.request("initialize", {
+            "processId": None, "rootUri": None, "initializationOptions": {"diagnosticsDelayMs": 0},
+            "capabilities": {"general": {"positionEncodings": [encoding]},
+                             "textDocument": {"publishDiagnostics": {"relatedInformation": True,
+                                                                     "versionSupport": True}},
+                             "workspace": {"configuration": True}},
+        })
+        server.notify("initialized", {})
+
+        started = time.perf_counter()
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "jsonl", "version": 1,
+                                                                "text": text}})
+        arrived, found = server.diagnostics(uri, 1)
+        rows.append(("didOpen -> first diagnostics", arrived - started, TARGETS["open"], f"{len(found)} diagnostics"))
+        memory = server.memory()
+        size = path.stat().st_size
+        del text
+
+        middle = len(lines) // 2
+        while '"parentId":"' not in lines[middle] or '"text":"' not in lines[middle]:
+            middle += 1
+        line = lines[middle]
+        version = 1
+
+        def edit(col: int, end: int, new_text: str) -> float:
+            nonlocal version, line
+            version += 1
+            rng = {"start": {"line": middle, "character": units(line[:col], encoding)},
+                   "end": {"line": middle, "character": units(line[:end], encoding)}}
+            sent = time.perf_counter()
+            server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                     "contentChanges": [{"range": rng, "text": new_text}]})
+            done, _ = server.diagnostics(uri, version)
+            line = line[:col] + new_text + line[end:]
+            return done - sent
+
+        inside = line.index('"text":"') + len('"text":"') + 1
+        typing = []
+        for step in range(repeat):
+            typing.append(edit(inside, inside, "x") if step % 2 == 0 else edit(inside, inside + 1, ""))
+        rows.append(("edit inside a text (median)", statistics.median(typing), TARGETS["edit"],
+                     f"n={repeat}, max {max(typing) * 1000:.1f} ms"))
+
+        parent = line.index('"parentId":"') + len('"parentId":"')
+        relink = []
+        original = line[parent]
+        for step in range(repeat):
+            relink.append(edit(parent, parent + 1, "z" if step % 2 == 0 else original))
+        rows.append(("edit to a parentId (median)", statistics.median(relink), TARGETS["edit"],
+                     f"n={repeat}, relinks, max {max(relink) * 1000:.1f} ms"))
+
+        position = {"line": middle, "character": units(line[:parent + 2], encoding)}
+        for method, label in (("textDocument/hover", "hover"), ("textDocument/definition", "definition")):
+            times = []
+            for _ in range(repeat):
+                sent = time.perf_counter()
+                server.request(method, {"textDocument": {"uri": uri}, "position": position})
+                times.append(time.perf_counter() - sent)
+            rows.append((f"{label} on a parentId (median)", statistics.median(times), TARGETS[label],
+                         f"n={repeat}, max {max(times) * 1000:.1f} ms"))
+
+        rss = memory["VmRSS"]
+        rows.append(("server RSS after open", rss / size, 3.0,
+                     f"{rss / 1e6:.0f} MB for a {size / 1e6:.1f} MB file (peak {memory['VmHWM'] / 1e6:.0f} MB)"))
+    finally:
+        server.close()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Time the session-lsp language server on a large session.")
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--file", type=Path, default=None, help="an Elyra session (default: the generated one)")
+    parser.add_argument("--encoding", choices=("utf-16", "utf-8"), default="utf-16")
+    args = parser.parse_args()
+    path = args.file or benchmark_file()
+    print(f"{path.name}: {path.stat().st_size / 1e6:.1f} MB, encoding {args.encoding}")
+    rows = run(path, args.repeat, args.encoding)
+    print(f"{'measure':34} {'value':>10} {'target':>10}  ok   notes")
+    for name, value, target, notes in rows:
+        ratio = name.startswith("server RSS")
+        shown = f"{value:.2f}x" if ratio else f"{value * 1000:.1f} ms"
+        goal = "" if target is None else (f"< {target:.1f}x" if ratio else f"< {target * 1000:.0f} ms")
+        ok = "" if target is None else ("yes" if value < target else "NO")
+        print(f"{name:34} {shown:>10} {goal:>10}  {ok:4} {notes}")
+
+
+if __name__ == "__main__":
+    main()

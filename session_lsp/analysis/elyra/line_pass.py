@@ -1,0 +1,445 @@
+"""The Elyra line pass: what one line is, what is wrong with it on its own, and the facts the link pass needs.
+
+Fast path: one typed decode into `schema.Line`. Success means the line is schema-valid, so only the semantic
+checks below run, on the Structs, and nothing is scanned for positions unless one of them fires.
+Slow path (the decode failed): the generic decoder says whether the line is blank, broken, glued or not an
+object; for an object `validate.check` lists every schema problem with its path, and the same semantic checks
+run on a `Loose` view of the dict, which reads like the Structs (a value is UNSET or of its declared type).
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+from typing import Any
+
+import msgspec
+
+from .. import validate
+from ..detect import FormatInfo
+from ..diagnostics import LineIssue, Severity
+from ..jsonscan import Path
+from ..lines import LineKind, decode
+from ..results import LineResult
+from . import schema
+from .facts import EntryFacts, HeaderFacts, ToolCallFact
+from .findings import Finding, Mark, to_issues
+from .loose import has, line_view
+from .schema_issues import finding_for
+from .titles import clip, first_text, tokens, with_text
+
+UNSET = msgspec.UNSET
+_DECODER = msgspec.json.Decoder(schema.Line)
+_OBJECT = LineKind.OBJECT
+
+CURRENT_VERSION = 3
+HEADER_LIMIT = 512
+"""Bytes of the first line that `pi --continue` reads."""
+STOP_REASONS = frozenset({"stop", "length", "toolUse", "error", "aborted", "pending", "deferred"})
+FAILED_STOPS = frozenset({"error", "aborted"})
+_PLAIN_STOPS = frozenset({"stop", "length", "toolUse"})
+
+_PI_TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z\Z")
+"""`Date.prototype.toISOString()`, the only form pi writes."""
+_ISO_TIME = re.compile(
+    r"[+-]?\d{4,6}-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?"
+    r"(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?\Z"
+)
+"""Any ISO-8601 form JavaScript's `Date` parses."""
+_HEX = "0123456789abcdef"
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
+
+JUNK_FACTS = EntryFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
+"""pi keeps a non-object line as an id-less junk entry."""
+
+Base = tuple[str | None, str | None, bool, str | None, bool, str | None]
+"""The entry base facts in `EntryFacts` order: type, id, has_id, parent_id, has_parent, timestamp."""
+Checked = tuple[EntryFacts, str]
+
+
+def analyze_line(text: str, info: FormatInfo) -> LineResult:
+    try:
+        line = _DECODER.decode(text)
+    except msgspec.DecodeError:
+        return _slow(text, info)
+    return _object(text, line, info, [])
+
+
+def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding]) -> LineResult:
+    facts: EntryFacts | HeaderFacts
+    if line.type == "session":
+        facts, title = _header(text, line, findings)
+    else:
+        facts, title = _entry(line, info, findings)
+    return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
+
+
+def _tree(info: FormatInfo) -> bool:
+    """Whether entries must carry id/parentId (v2+). An unknown version is taken as the current one."""
+    return info.version is None or info.version >= 2
+
+
+def _version(info: FormatInfo) -> int:
+    return CURRENT_VERSION if info.version is None else info.version
+
+
+# -- the slow path --------------------------------------------------------------------------------------------------
+
+def _slow(text: str, info: FormatInfo) -> LineResult:
+    decoded = decode(text)
+    kind = decoded.kind
+    if kind is LineKind.BLANK:
+        issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
+        return LineResult(kind, None, (issue,))
+    if kind is LineKind.INVALID:
+        col = decoded.error_col
+        end = col + 1 if col < len(text.rstrip()) else col
+        message = (f"invalid JSON ({decoded.error}): pi skips this line silently, so the entry is lost "
+                   "(for good after pi's next rewrite of the file)")
+        return LineResult(kind, None, (LineIssue("ELY001", col, end, message),), "invalid JSON")
+    if kind is LineKind.GLUED:
+        count = len(decoded.parts)
+        message = (f"{count} JSON records glued on one line (a newline is missing): pi cannot parse the line and "
+                   f"drops it, losing all {count} records")
+        issue = LineIssue("ELY002", decoded.parts[0], len(text.rstrip()), message,
+                          data={"parts": list(decoded.parts)})
+        return LineResult(kind, None, (issue,), f"{count} glued records", decoded.parts)
+    if kind is LineKind.NON_OBJECT:
+        what = validate.json_type(decoded.value)
+        consequence = ("`null` makes pi throw when it reads `.type`" if decoded.value is None
+                       else "it becomes an id-less junk entry")
+        start = len(text) - len(text.lstrip())
+        issue = LineIssue("ELY003", start, len(text.rstrip()),
+                          f"a JSON {what}, not an object: pi keeps it as an entry; {consequence}")
+        return LineResult(kind, JUNK_FACTS, (issue,), f"not an object ({what})")
+    raw: dict[str, Any] = decoded.value
+    return _object(text, line_view(raw), info, _schema_findings(raw, info))
+
+
+def _schema_findings(raw: dict[str, Any], info: FormatInfo) -> list[Finding]:
+    tree = _tree(info)
+    issues = validate.check(raw, schema.Line)
+    if raw.get("type") not in schema.ENTRY_TYPES and raw.get("type") != "session":
+        # validate stopped at the tag; the entry base fields still matter to pi's tree
+        issues += [issue for issue in validate.check(raw, schema.EntryBase)
+                   if issue.kind is not validate.IssueKind.UNKNOWN_FIELD]
+    return [found for issue in issues if (found := finding_for(issue, raw, tree)) is not None]
+
+
+# -- header ---------------------------------------------------------------------------------------------------------
+
+def _header(text: str, header: Any, findings: list[Finding]) -> tuple[HeaderFacts, str]:
+    version = header.version
+    if version is not UNSET:
+        if version <= 0:
+            findings.append(Finding("ELY016", ("version",), Mark.VALUE,
+                                    f"header `version` {version} is below 1: pi treats it as below 2, runs the full "
+                                    "v1 migration (regenerating every id and parentId) and rewrites the file"))
+        elif version > CURRENT_VERSION:
+            findings.append(Finding("ELY015", ("version",), Mark.VALUE,
+                                    f"header `version` {version} is newer than this checker knows (3): pi loads "
+                                    "it as it is, without migration or checks"))
+    timestamp = header.timestamp
+    if timestamp is not UNSET and not _PI_TIME.match(timestamp) and not _ISO_TIME.match(timestamp):
+        findings.append(Finding("ELY014", ("timestamp",), Mark.VALUE,
+                                f"header `timestamp` {timestamp!r} is not an ISO-8601 time: pi's session listing "
+                                "sorts by it and gets NaN"))
+    for attr, key in (("branched_from", "branchedFrom"), ("provider", "provider"), ("model_id", "modelId"),
+                      ("thinking_level", "thinkingLevel")):
+        if has(header, attr):
+            note = " (renamed `parentSession`; the old key is never migrated)" if key == "branchedFrom" else ""
+            findings.append(Finding("ELY017", (key,), Mark.KEY,
+                                    f"`{key}` is a legacy v1/v2 header field: current pi ignores it{note}"))
+    size = len(text) if text.isascii() else len(text.encode("utf-8"))
+    if size > HEADER_LIMIT:
+        findings.append(Finding("ELY012", (), Mark.VALUE,
+                                f"the header line is {size} bytes: `pi --continue` reads only the first "
+                                f"{HEADER_LIMIT} bytes, cannot parse them and ignores this session"))
+    parent, parent_key = header.parent_session, "parentSession"
+    if parent is UNSET:
+        parent, parent_key = header.branched_from, "branchedFrom"
+    facts = HeaderFacts(
+        id=None if header.id is UNSET else header.id,
+        version=None if version is UNSET else version,
+        has_version=has(header, "version"),
+        timestamp=None if timestamp is UNSET else timestamp,
+        parent_session=None if parent is UNSET else parent,
+        parent_session_key=None if parent is UNSET else parent_key,
+        header_bytes=size,
+    )
+    if version is not UNSET:
+        title = f"session v{version}"
+    else:
+        title = "session" if has(header, "version") else "session v1"
+    return facts, title
+
+
+# -- entries --------------------------------------------------------------------------------------------------------
+
+def _entry(entry: Any, info: FormatInfo, findings: list[Finding]) -> Checked:
+    kind, entry_id, parent, timestamp = entry.type, entry.id, entry.parent_id, entry.timestamp
+    version = info.version
+    if version is None or version >= 2:
+        if entry_id is UNSET or parent is UNSET:
+            _missing_ids(entry, info, findings)
+        if entry_id is not UNSET and (len(entry_id) != 8 or entry_id.strip(_HEX)) and not _UUID.match(entry_id):
+            findings.append(Finding("ELY041", ("id",), Mark.VALUE,
+                                    f"id {entry_id!r} is neither 8 lowercase hex characters nor a UUID: pi never "
+                                    "checks ids, but only hand edits or other tools write this shape"))
+    time_fact = None
+    if timestamp is not UNSET:
+        if _PI_TIME.match(timestamp):
+            time_fact = timestamp
+        elif not _ISO_TIME.match(timestamp):
+            findings.append(Finding("ELY035", ("timestamp",), Mark.VALUE,
+                                    f"`timestamp` {timestamp!r} is not an ISO-8601 time: pi's tree ordering and "
+                                    "\"modified\" dates become NaN"))
+    base: Base = (
+        None if kind is UNSET else kind,
+        None if entry_id is UNSET else entry_id,
+        entry_id is not UNSET,
+        None if parent is UNSET else parent,
+        parent is not UNSET,
+        time_fact,
+    )
+    check = _CHECKS.get(kind)
+    if check is None:
+        return EntryFacts(*base), ("entry without a type" if kind is UNSET else clip(kind))
+    return check(entry, info, findings, base)
+
+
+def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
+    for attr, key in (("id", "id"), ("parent_id", "parentId")):
+        if not has(entry, attr):
+            findings.append(Finding("ELY021", (key,), Mark.MISSING,
+                                    f"`{key}` is missing in a v{_version(info)} file: pi indexes this entry under "
+                                    "`undefined`, so it is unreachable and breaks the chain of its children"))
+
+
+def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    message = entry.message
+    role = UNSET if message is UNSET else message.role
+    if role is UNSET:
+        return EntryFacts(*base), "message"
+    if role == "assistant":
+        return _assistant(message, findings, base)
+    if role == "toolResult":
+        name, call_id = message.tool_name, message.tool_call_id
+        name = None if name is UNSET else name
+        _images(message.content, findings)
+        facts = EntryFacts(*base, role=role, tool_name=name, tool_call_id=None if call_id is UNSET else call_id)
+        return facts, clip(f"toolResult {name or '?'}") + (" ✗" if message.is_error is True else "")
+    facts = EntryFacts(*base, role=role)
+    if role == "user":
+        _images(message.content, findings)
+        return facts, with_text("user", first_text(message.content))
+    if role == "bashExecution":
+        _exit_code(message, findings)
+        command = message.command
+        return facts, with_text("bashExecution", None if command is UNSET else command)
+    if role == "custom" or role == "hookMessage":
+        if role == "hookMessage":
+            findings.append(_hook_message(info))
+        _images(message.content, findings)
+        custom = message.custom_type
+        return facts, with_text(role if custom is UNSET else f"{role} {custom}", first_text(message.content))
+    if role in schema.SUMMARY_ROLES:
+        findings.append(Finding("ELY061", ("message", "role"), Mark.VALUE,
+                                f"role `{role}` inside a message entry: pi builds these only in memory from "
+                                "dedicated entries and never writes one; this would be sent as an extra user "
+                                "message"))
+        summary = message.summary
+        return facts, with_text(role, None if summary is UNSET else summary)
+    return facts, clip(f"message {role}")
+
+
+def _hook_message(info: FormatInfo) -> Finding:
+    path = ("message", "role")
+    if _version(info) >= 3:
+        return Finding("ELY024", path, Mark.VALUE,
+                       f"role `hookMessage` in a v{_version(info)} file: pi renames it to `custom` only when "
+                       "migrating files below v3, so here the role is unknown and the message is dropped from "
+                       "the model context")
+    return Finding("ELY024", path, Mark.VALUE,
+                   "role `hookMessage` will be renamed to custom on load (pi migrates the file to v3 and rewrites it)",
+                   Severity.INFORMATION)
+
+
+def _assistant(message: Any, findings: list[Finding], base: Base) -> Checked:
+    stop = message.stop_reason
+    if stop not in _PLAIN_STOPS or message.error_message is not UNSET:
+        _stop_findings(stop, message.error_message is not UNSET, findings)
+    usage = message.usage
+    if usage is not UNSET and (usage.total_tokens is UNSET or usage.cost is UNSET):
+        absent = [key for attr, key in (("total_tokens", "totalTokens"), ("cost", "cost"))
+                  if getattr(usage, attr) is UNSET]
+        findings.append(Finding("ELY065", ("message", "usage"), Mark.KEY,
+                                f"usage lacks {' and '.join(f'`{key}`' for key in absent)}: older pi did not write "
+                                "totalTokens; pi's cost and token displays show 0 for this message"))
+    content = message.content
+    calls: list[ToolCallFact] = []
+    if content is not UNSET:
+        for index, block in enumerate(content):
+            if block.type == "toolCall" and block.id is not UNSET:
+                calls.append(ToolCallFact(block.id, None if block.name is UNSET else block.name, index))
+    facts = EntryFacts(*base, role="assistant", stop_reason=None if stop is UNSET else stop, tool_calls=tuple(calls))
+    suffix = f" [{stop}]" if stop in FAILED_STOPS else ""
+    if calls:
+        names = dict.fromkeys(call.name or "?" for call in calls)
+        return facts, clip("assistant → " + ", ".join(names)) + suffix
+    return facts, with_text("assistant" + suffix, first_text(content))
+
+
+def _stop_findings(stop: Any, has_error: bool, findings: list[Finding]) -> None:
+    if stop is UNSET:
+        return
+    path = ("message", "stopReason")
+    if stop not in STOP_REASONS:
+        findings.append(Finding("ELY062", path, Mark.VALUE,
+                                f"stop reason {stop!r} is not one pi writes (stop, length, toolUse, error, "
+                                "aborted): pi's UI and retry logic branch on it"))
+    failed = stop in FAILED_STOPS
+    if failed:
+        findings.append(Finding("ELY063", path, Mark.VALUE,
+                                f"stopReason {stop!r}: pi leaves this assistant message out entirely when it "
+                                "sends the context to the model"))
+    if has_error and not failed:
+        findings.append(Finding("ELY064", ("message", "errorMessage"), Mark.KEY,
+                                f"`errorMessage` with stopReason {stop!r}: pi sets it only on error/aborted "
+                                "(inconsistent producer)"))
+    elif failed and not has_error:
+        findings.append(Finding("ELY064", path, Mark.VALUE,
+                                f"stopReason {stop!r} without `errorMessage`: pi records why a request failed "
+                                "(inconsistent producer)"))
+
+
+def _exit_code(message: Any, findings: list[Finding]) -> None:
+    code = message.exit_code
+    if code is UNSET or code is None:
+        return
+    if isinstance(code, float) and not code.is_integer():
+        findings.append(Finding("ELY080", ("message", "exitCode"), Mark.VALUE,
+                                f"`exitCode` {code} is not an integer: pi's renderer expects an integer or no "
+                                "exitCode"))
+    elif message.cancelled is True:
+        findings.append(Finding("ELY080", ("message", "exitCode"), Mark.VALUE,
+                                "`exitCode` on a cancelled command: pi leaves exitCode out when a command is "
+                                "killed, and its renderer expects none here"))
+
+
+def _images(content: Any, findings: list[Finding], prefix: Path = ("message",)) -> None:
+    if content.__class__ is not list:
+        return
+    for index, block in enumerate(content):
+        if block.type != "image":
+            continue
+        mime, data = block.mime_type, block.data
+        if mime is not UNSET and not mime.startswith("image/"):
+            findings.append(Finding("ELY067", (*prefix, "content", index, "mimeType"), Mark.VALUE,
+                                    f"image `mimeType` {mime!r} is not an image type: the provider rejects the "
+                                    "request that carries it"))
+        if data is not UNSET and not _is_base64(data):
+            findings.append(Finding("ELY067", (*prefix, "content", index, "data"), Mark.VALUE,
+                                    "image `data` is not base64: the provider rejects the request that carries it"))
+
+
+def _is_base64(data: str) -> bool:
+    try:
+        binascii.a2b_base64(data.encode("ascii"), strict_mode=True)
+    except (binascii.Error, UnicodeEncodeError):
+        return False
+    return True
+
+
+def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    kept_id, index = entry.first_kept_entry_id, entry.first_kept_entry_index
+    has_index = has(entry, "first_kept_entry_index")
+    if _tree(info):
+        if not has(entry, "first_kept_entry_id"):
+            findings.append(Finding("ELY032", ("firstKeptEntryId",), Mark.MISSING,
+                                    f"required field `firstKeptEntryId` is missing in a v{_version(info)} "
+                                    "compaction: pi keeps no messages from before the compaction in context"))
+        if has_index:
+            findings.append(Finding("ELY023", ("firstKeptEntryIndex",), Mark.KEY,
+                                    f"`firstKeptEntryIndex` in a v{_version(info)} file: pi ignores it; only "
+                                    "`firstKeptEntryId` decides what is kept"))
+    elif not has_index:
+        findings.append(Finding("ELY032", ("firstKeptEntryIndex",), Mark.MISSING,
+                                "required field `firstKeptEntryIndex` is missing in a v1 compaction: after pi's "
+                                "migration it has no `firstKeptEntryId`, so no recent messages are kept in context"))
+    elif index is not UNSET and index < 0:
+        findings.append(Finding("ELY022", ("firstKeptEntryIndex",), Mark.VALUE,
+                                f"`firstKeptEntryIndex` {index} is negative: after pi's v1 migration this compaction "
+                                "has no `firstKeptEntryId`, so no recent messages are kept in context"))
+    facts = EntryFacts(*base, first_kept_id=None if kept_id is UNSET else kept_id,
+                       first_kept_index=None if index is UNSET else index, has_first_kept_index=has_index)
+    return facts, f"compaction ({tokens(entry.tokens_before)})"
+
+
+def _branch_summary(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    from_id, summary = entry.from_id, entry.summary
+    if summary == "":
+        findings.append(Finding("ELY055", ("summary",), Mark.VALUE,
+                                "empty branch summary: pi skips it when building the context"))
+    facts = EntryFacts(*base, from_id=None if from_id is UNSET else from_id)
+    return facts, with_text("branch_summary", None if summary is UNSET else summary)
+
+
+def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    target, label = entry.target_id, entry.label
+    target = None if target is UNSET else target
+    facts = EntryFacts(*base, target_id=target, label=None if label is UNSET else label)
+    if label == "" or not has(entry, "label"):
+        whose = f"the label of {target!r}" if target is not None else "a label"
+        findings.append(Finding("ELY054", ("label",) if label == "" else ("type",), Mark.VALUE,
+                                f"this label entry clears {whose}: pi removes a label when `label` is absent or "
+                                "empty (by design)"))
+        return facts, "label cleared"
+    return facts, ("label" if label is UNSET else clip(f'label "{label}"'))
+
+
+def _session_info(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    name = entry.name
+    facts = EntryFacts(*base, name=None if name is UNSET else name)
+    if not has(entry, "name") or (name is not UNSET and not name.strip()):
+        findings.append(Finding("ELY057", ("name",) if has(entry, "name") else ("type",), Mark.VALUE,
+                                "session_info without a name: pi (main) ignores it, newer pi clears the session "
+                                "name"))
+        return facts, "session name cleared"
+    return facts, ("session_info" if name is UNSET else clip(f'session "{name}"'))
+
+
+def _custom_message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    _images(entry.content, findings, ())
+    custom = entry.custom_type
+    head = "custom_message" if custom is UNSET else f"custom_message {custom}"
+    return EntryFacts(*base), with_text(head, first_text(entry.content))
+
+
+def _custom(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    custom = entry.custom_type
+    return EntryFacts(*base), ("custom" if custom is UNSET else clip(f"custom {custom}"))
+
+
+def _model_change(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    provider, model = entry.provider, entry.model_id
+    title = f"model {'?' if provider is UNSET else provider}/{'?' if model is UNSET else model}"
+    return EntryFacts(*base), clip(title)
+
+
+def _thinking_level(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+    level = entry.thinking_level
+    return EntryFacts(*base), ("thinking_level_change" if level is UNSET else clip(f"thinking {level}"))
+
+
+_CHECKS = {
+    "message": _message,
+    "compaction": _compaction,
+    "branch_summary": _branch_summary,
+    "label": _label,
+    "session_info": _session_info,
+    "custom_message": _custom_message,
+    "custom": _custom,
+    "model_change": _model_change,
+    "thinking_level_change": _thinking_level,
+}

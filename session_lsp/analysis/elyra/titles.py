@@ -1,0 +1,45 @@
+"""How outlines and trees name an Elyra line: kind and first words, one short line.
+
+The helpers read values through attribute names, so they work on schema Structs and on the raw-dict view the
+line pass uses for lines that failed the typed decode; anything of the wrong type is simply left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_TITLE = 60
+
+
+def clip(text: str, limit: int = MAX_TITLE) -> str:
+    """One line, whitespace collapsed, at most `limit` characters (an ellipsis marks a cut)."""
+    if len(text) <= limit and text.isprintable() and "  " not in text and text == text.strip():
+        return text
+    flat = " ".join(text.lstrip()[: limit * 2].split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def first_text(content: Any) -> str | None:
+    """The first text of a message's content: the string itself, or the first text block's text."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        for block in content:
+            if getattr(block, "type", None) == "text":
+                text = getattr(block, "text", None)
+                if isinstance(text, str):
+                    return text
+    return None
+
+
+def with_text(head: str, text: str | None) -> str:
+    text = text.lstrip()[: MAX_TITLE * 2] if text else ""
+    if not text.strip():
+        return clip(head)
+    return clip(f"{head}: {text}")
+
+
+def tokens(value: Any) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{int(value):,} tokens"
+    return "? tokens"

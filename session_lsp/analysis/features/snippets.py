@@ -1,0 +1,196 @@
+"""Snippets: a placeholder for one value, and whole new lines (an Elyra entry, a thndrs record) built from the
+schema's required fields, with the envelope filled in: a fresh id, the parent or sequence number the line above
+implies, and the time the caller passed (the core reads no clock).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+import msgspec
+from msgspec import inspect as mi
+
+from ..detect import Kind
+from ..diagnostics import Span
+from ..document import Document
+from . import schemas
+from .types import CompletionItem
+from .values import elyra_parent_above, id_taken, thndrs_context_above
+
+
+def escape(text: str) -> str:
+    """Literal text inside an LSP snippet."""
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
+
+
+class _Stops:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def stop(self, default: str = "") -> str:
+        self.count += 1
+        return f"${{{self.count}:{escape(default)}}}" if default else f"${self.count}"
+
+    def choice(self, values: list[str]) -> str:
+        self.count += 1
+        escaped = [v.replace("\\", "\\\\").replace(",", "\\,").replace("|", "\\|").replace("$", "\\$") for v in values]
+        return f"${{{self.count}|{','.join(escaped)}|}}"
+
+
+def _json(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+def _literal(value: Any) -> str:
+    """A JSON value as literal snippet text."""
+    return escape(_json(value))
+
+
+def _value(t: mi.Type | None, stops: _Stops, depth: int = 0) -> str:
+    """Snippet text for a value of type `t`: strings and choices become tab stops, objects get their required
+    fields, everything else a neutral value."""
+    if t is None:
+        return stops.stop("null")
+    choices = schemas.enum_values(t)
+    if choices and all(isinstance(c, str) for c in choices):
+        return '"' + stops.choice([str(c) for c in choices]) + '"'
+    kinds = schemas.members(t)
+    for member in kinds:
+        if isinstance(member, mi.StrType):
+            return '"' + stops.stop() + '"'
+    for member in kinds:
+        if isinstance(member, mi.BoolType):
+            return stops.choice(["false", "true"])
+        if isinstance(member, (mi.IntType, mi.FloatType)):
+            return stops.stop("0")
+        if isinstance(member, (mi.ListType, mi.VarTupleType)):
+            return "[" + stops.stop() + "]"
+        if isinstance(member, mi.StructType) and depth < 4:
+            return _object(member, stops, {}, depth + 1)
+        if isinstance(member, mi.DictType):
+            return "{" + stops.stop() + "}"
+    return stops.stop("null")
+
+
+def _object(struct: mi.StructType, stops: _Stops, fixed: Mapping[str, str], depth: int = 0,
+            order: tuple[str, ...] = ()) -> str:
+    """`{...}` with the tag, then the keys in `order`, then the other required fields; `fixed` maps a key to the
+    snippet text of its value."""
+    fields = [f for f in schemas.fields_of(struct) if f.required]
+    names = [f.name for f in fields]
+    ordered = [n for n in names[:1] if struct.tag_field == n]
+    ordered += [n for n in order if n in names or n in fixed]
+    ordered += [n for n in names if n not in ordered]
+    types = {f.name: f.type for f in fields}
+    parts = []
+    for name in dict.fromkeys(ordered):
+        text = fixed[name] if name in fixed else _value(types.get(name), stops, depth)
+        parts.append(f"{_literal(name)}:{text}")
+    return "{" + ",".join(parts) + "}"
+
+
+def placeholder(t: mi.Type | None) -> str:
+    """The value part of a `"key": value` completion."""
+    return _value(t, _Stops())
+
+
+def _utc(now: datetime | str) -> datetime:
+    if isinstance(now, str):
+        try:
+            now = datetime.fromisoformat(now.replace("Z", "+00:00"))
+        except ValueError:
+            now = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return now.replace(tzinfo=timezone.utc) if now.tzinfo is None else now.astimezone(timezone.utc)
+
+
+def elyra_time(now: datetime) -> str:
+    """`Date.prototype.toISOString()`: milliseconds and `Z`."""
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+def thndrs_time(now: datetime) -> str:
+    return now.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def fresh_id(seed: str, taken: Callable[[str], bool]) -> str:
+    """8 lowercase hex characters, as pi draws them, derived from `seed` and different from every id in use."""
+    for attempt in range(1000):
+        candidate = hashlib.sha256(f"{seed}/{attempt}".encode()).hexdigest()[:8]
+        if not taken(candidate):
+            return candidate
+    return hashlib.sha256(seed.encode()).hexdigest()[:8] + "-0000-4000-8000-000000000000"
+
+
+def new_line_items(doc: Document, line: int, col: int, now: datetime | str) -> list[CompletionItem]:
+    span = Span(line, 0, line, len(doc.lines[line]))
+    when = _utc(now)
+    if doc.format.kind is Kind.ELYRA:
+        return _elyra_items(doc, line, span, when)
+    if doc.format.kind is Kind.THNDRS:
+        return _thndrs_items(doc, line, span, when)
+    return []
+
+
+_MESSAGE_ROLES = ("user", "assistant", "toolResult", "bashExecution", "custom")
+_ELYRA_ORDER = ("id", "parentId", "timestamp")
+
+
+def _elyra_items(doc: Document, line: int, span: Span, now: datetime) -> list[CompletionItem]:
+    root = schemas.root_type(Kind.ELYRA)
+    if root is None:
+        return []
+    parent = elyra_parent_above(doc, line)
+    entry_id = fresh_id(f"{elyra_time(now)}/{line}", lambda candidate: id_taken(doc, candidate))
+    base = {"id": _literal(entry_id), "parentId": _literal(parent), "timestamp": _literal(elyra_time(now))}
+    millis = int(now.timestamp() * 1000)
+    out: list[CompletionItem] = []
+    for struct in schemas.structs(root):
+        if struct.tag == "session":
+            continue
+        if struct.tag == "message":
+            field = schemas.field_named(struct, "message")
+            for role in _MESSAGE_ROLES:
+                variant = schemas.pick_struct(field.type, {"role": role}) if field is not None else None
+                if variant is None:
+                    continue
+                stops = _Stops()
+                fixed = {"timestamp": str(millis)}
+                if role == "assistant":
+                    fixed["content"] = '[{"type":"text","text":"' + stops.stop() + '"}]'
+                message = _object(variant, stops, fixed)
+                text = _object(struct, stops, {**base, "message": message}, order=_ELYRA_ORDER)
+                out.append(_snippet(f"{role} message entry", f"message entry, role {role}", text, span, len(out)))
+            continue
+        text = _object(struct, _Stops(), base, order=_ELYRA_ORDER)
+        out.append(_snippet(f"{struct.tag} entry", f"{struct.tag} entry", text, span, len(out)))
+    return out
+
+
+def _thndrs_items(doc: Document, line: int, span: Span, now: datetime) -> list[CompletionItem]:
+    root = schemas.root_type(Kind.THNDRS)
+    if root is None:
+        return []
+    above = thndrs_context_above(doc, line)
+    base = {"schema_version": "1", "seq": str(above.next_seq), "time": _literal(thndrs_time(now))}
+    out: list[CompletionItem] = []
+    for struct in schemas.structs(root):
+        fixed = dict(base)
+        names = {f.encode_name for f in struct.fields}
+        if "turn_id" in names:
+            turn = above.next_turn if struct.tag == "user" else above.turn
+            if turn is not None:
+                fixed["turn_id"] = _literal(turn)
+        if struct.tag == "tool_finished" and above.open_calls:
+            fixed["call_id"] = _literal(above.open_calls[-1])
+        text = _object(struct, _Stops(), fixed, order=("type", "schema_version", "seq", "time", "turn_id"))
+        out.append(_snippet(f"{struct.tag} record", f"{struct.tag} record, seq {above.next_seq}", text, span,
+                            len(out)))
+    return out
+
+
+def _snippet(label: str, detail: str, text: str, span: Span, rank: int) -> CompletionItem:
+    return CompletionItem(label=label, kind="snippet", detail=detail, insert_text=text, edit_span=span,
+                          is_snippet=True, sort_text=f"{rank:03d}", filter_text=label)

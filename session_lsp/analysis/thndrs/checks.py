@@ -1,0 +1,271 @@
+"""Line-local checks of a record that thndrs 0.1.0 reads: values the writer never produces.
+
+Each check looks at one decoded record Struct and returns `Finding`s addressed by JSON path; the line pass turns
+paths into columns only when there is a finding, so a clean record costs a few attribute reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import msgspec
+from msgspec import inspect as mi
+
+from ..jsonscan import Path
+from . import schema as s
+
+JS_SAFE = 2**53
+U64_MAX = 2**64 - 1
+
+TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")
+"""The only form thndrs writes (a hand-rolled UTC formatter, second precision)."""
+SESSION_ID = re.compile(r"session-\d{8}-\d{6}(?:-\d+)?")
+ARTIFACT_HANDLE = re.compile(r"artifact_v1_[0-9a-f]{64}")
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+MAX_TITLE_CHARS = 80
+
+PROCESS_STATUSES = frozenset({"ok", "failed", "timeout", "cancelled", "running"})
+SHELL_KINDS = frozenset({"one-shot", "background"})
+QUEUE_KINDS = frozenset({"steering", "follow-up"})
+OPTION_KINDS = frozenset({
+    "allow once", "allow always", "reject once", "reject always", "unknown",
+    "allow_once", "allow_always", "reject_once", "reject_always",
+})
+
+
+class Finding(NamedTuple):
+    code: str
+    path: Path
+    message: str
+    key: bool = False
+    """Point at the member's key instead of its value."""
+
+
+def time_ok(value: str) -> bool:
+    return TIME.fullmatch(value) is not None
+
+
+def title_problem(title: str) -> str | None:
+    if not title:
+        return "is empty"
+    if len(title) > MAX_TITLE_CHARS:
+        return f"is {len(title)} characters long (more than {MAX_TITLE_CHARS})"
+    if CONTROL.search(title):
+        return "contains control characters"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# u64 values beyond 2^53 (THN062) and beyond 2^64-1 (THN008, which msgspec cannot bound)
+
+_INT, _STRUCT, _LIST = 0, 1, 2
+
+
+def _unwrap(t: mi.Type) -> tuple[mi.Type, bool]:
+    """The type under Metadata/Optional, and whether it is a u64/usize."""
+    u64 = False
+    while True:
+        if isinstance(t, mi.Metadata):
+            u64 = u64 or bool((t.extra or {}).get("u64"))
+            t = t.type
+        elif isinstance(t, mi.UnionType):
+            members = [m for m in t.types if not isinstance(m, mi.NoneType)]
+            if len(members) != 1:
+                return t, u64
+            t = members[0]
+        else:
+            return t, u64
+
+
+@lru_cache(maxsize=None)
+def _plan(cls: type) -> tuple[tuple[str, int, Any], ...]:
+    """Which fields of a Struct hold u64 values, directly or nested; empty when none do."""
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    steps: list[tuple[str, int, Any]] = []
+    for field in info.fields:
+        t, u64 = _unwrap(field.type)
+        if isinstance(t, mi.IntType) and u64:
+            steps.append((field.name, _INT, None))
+        elif isinstance(t, mi.StructType) and _plan(t.cls):
+            steps.append((field.name, _STRUCT, t.cls))
+        elif isinstance(t, mi.ListType):
+            item, _ = _unwrap(t.item_type)
+            if isinstance(item, mi.StructType) and _plan(item.cls):
+                steps.append((field.name, _LIST, item.cls))
+    return tuple(steps)
+
+
+def large_integers(obj: msgspec.Struct, path: Path = ()) -> Iterator[tuple[Path, int]]:
+    """Every u64 value above 2^53, in field order (which is the order of a canonical line)."""
+    for name, kind, sub in _plan(type(obj)):
+        value = getattr(obj, name)
+        if value is None:
+            continue
+        if kind == _INT:
+            if value > JS_SAFE:
+                yield (*path, name), value
+        elif kind == _STRUCT:
+            yield from large_integers(value, (*path, name))
+        else:
+            for index, item in enumerate(value):
+                yield from large_integers(item, (*path, name, index))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Record checks
+
+
+def _envelope(record: Any) -> Iterator[Finding]:
+    if record.schema_version != 1:
+        yield Finding("THN034", ("schema_version",),
+                      f"schema_version {record.schema_version} is not 1: every known thndrs build writes 1 (it is "
+                      "never checked on read, so this record was written by something else or edited)")
+    if not time_ok(record.time):
+        yield Finding("THN036", ("time",),
+                      f"time {record.time!r} is not YYYY-MM-DDTHH:MM:SSZ: thndrs only writes that exact UTC form "
+                      "(it stores the value opaquely, so this comes from an edit or another writer)")
+
+
+def _title(path: Path, title: str) -> Iterator[Finding]:
+    problem = title_problem(title)
+    if problem is not None:
+        yield Finding("THN061", path, f"the title {problem}: later thndrs builds reject such names when renaming")
+
+
+def _session_meta(record: s.SessionMeta) -> Iterator[Finding]:
+    if SESSION_ID.fullmatch(record.session_id) is None:
+        yield Finding("THN023", ("session_id",),
+                      f"session id {record.session_id!r} is not session-YYYYMMDD-HHMMSS[-N]: thndrs generates ids "
+                      "that way, so this one comes from a hand edit or a test")
+    yield from _title(("title",), record.title)
+
+
+def _unnamed(record: s.ToolStarted | s.ToolFinished) -> Iterator[Finding]:
+    if record.call_id == "?":
+        yield Finding("THN044", ("call_id",),
+                      "call_id \"?\": thndrs writes this when the tool row had no name#id suffix, so this record "
+                      "cannot be paired with its start or finish")
+
+
+def _tool_started(record: s.ToolStarted) -> Iterator[Finding]:
+    yield from _unnamed(record)
+    name, mcp = record.name, record.mcp
+    derived = name.startswith("mcp__") and "__" in name[5:]
+    if derived and mcp is None:
+        yield Finding("THN058", ("name",),
+                      f"tool {name!r} is named like an MCP tool (mcp__<server>__<tool>) but has no `mcp` metadata: "
+                      "the writer derives `mcp` from the name")
+    elif mcp is not None and name != f"mcp__{mcp.server_name}__{mcp.original_tool_name}":
+        expected = f"mcp__{mcp.server_name}__{mcp.original_tool_name}"
+        yield Finding("THN058", ("mcp",),
+                      f"`mcp` says {expected!r} but the tool is named {name!r}: the writer derives `mcp` from the "
+                      "name, so they should agree")
+
+
+def _tool_finished(record: s.ToolFinished) -> Iterator[Finding]:
+    yield from _unnamed(record)
+    if record.status == "Running":
+        yield Finding("THN045", ("status",),
+                      "a finished tool with status \"Running\": thndrs writes tool_finished only once the tool "
+                      "stopped; replay shows it as still running")
+    artifact = record.artifact
+    if artifact is not None:
+        if ARTIFACT_HANDLE.fullmatch(artifact.handle) is None:
+            yield Finding("THN059", ("artifact", "handle"),
+                          f"artifact handle {artifact.handle!r} is not artifact_v1_ + 64 hex digits: it was produced "
+                          "by a different artifact store, so thndrs will not find <handle>.body")
+        if artifact.schema_version != 1:
+            yield Finding("THN059", ("artifact", "schema_version"),
+                          f"artifact schema_version {artifact.schema_version} is not 1: produced by a different "
+                          "artifact store")
+
+
+def _file_write(record: s.FileWrite) -> Iterator[Finding]:
+    hash_null, bytes_null = record.before_hash is None, record.before_bytes is None
+    if record.op == "create":
+        for name, null in (("before_hash", hash_null), ("before_bytes", bytes_null)):
+            if not null:
+                yield Finding("THN052", (name,),
+                              f"op \"create\" with a {name}: the writer writes null for a file that did not exist "
+                              "before")
+    elif hash_null and bytes_null:
+        yield Finding("THN052", ("before_hash",),
+                      f"op {record.op!r} with null before_hash and before_bytes: the writer records the previous "
+                      "hash and size of the file it replaced or edited")
+    elif hash_null != bytes_null:
+        name = "before_hash" if hash_null else "before_bytes"
+        yield Finding("THN052", (name,),
+                      f"{name} is null but the other before_* value is not: the writer derives both from the same "
+                      "previous state")
+
+
+def _shell_exec(record: s.ShellExec) -> Iterator[Finding]:
+    if record.process_status not in PROCESS_STATUSES:
+        yield Finding("THN053", ("process_status",),
+                      f"process_status {record.process_status!r} is not one of ok, failed, timeout, cancelled, "
+                      "running: the writer uses only these labels")
+    if record.kind not in SHELL_KINDS:
+        yield Finding("THN053", ("kind",),
+                      f"kind {record.kind!r} is not one-shot or background: the writer uses only these labels")
+    if record.process_status == "running" and record.process_id is None:
+        yield Finding("THN053", ("process_status",),
+                      "a running shell record without process_id: background starts always carry the registry "
+                      "id, and without it the terminal record cannot be matched")
+
+
+def _queued_input(record: s.QueuedInput) -> Iterator[Finding]:
+    if record.kind not in QUEUE_KINDS:
+        yield Finding("THN055", ("kind",),
+                      f"queue kind {record.kind!r} is not steering or follow-up: thndrs has only these two queues")
+
+
+def _usage(record: s.Usage) -> Iterator[Finding]:
+    if record.input_tokens == 0 and record.output_tokens == 0:
+        yield Finding("THN056", (), "usage with 0 input and 0 output tokens: the writer never writes an empty "
+                                    "increment")
+
+
+def _request_accounting(record: s.RequestAccounting) -> Iterator[Finding]:
+    if record.accounting.turn_id != record.turn_id:
+        yield Finding("THN057", ("accounting", "turn_id"),
+                      f"accounting.turn_id {record.accounting.turn_id!r} differs from the record's turn_id "
+                      f"{record.turn_id!r}: both come from the same turn")
+
+
+def _permission_request(record: s.AcpPermissionRequest) -> Iterator[Finding]:
+    for index, option in enumerate(record.options):
+        if option.kind not in OPTION_KINDS:
+            yield Finding("THN060", ("options", index, "kind"),
+                          f"option kind {option.kind!r} is not allow once, allow always, reject once, reject always "
+                          "or unknown (or the underscore forms): it is only a display label, shown as written")
+
+
+def _session_renamed(record: s.SessionRenamed) -> Iterator[Finding]:
+    yield from _title(("title",), record.title)
+
+
+_BY_TYPE: dict[type, Callable[[Any], Iterator[Finding]]] = {
+    s.SessionMeta: _session_meta,
+    s.ToolStarted: _tool_started,
+    s.ToolFinished: _tool_finished,
+    s.FileWrite: _file_write,
+    s.ShellExec: _shell_exec,
+    s.QueuedInput: _queued_input,
+    s.Usage: _usage,
+    s.RequestAccounting: _request_accounting,
+    s.AcpPermissionRequest: _permission_request,
+    s.SessionRenamed: _session_renamed,
+}
+
+
+def check_record(record: Any) -> list[Finding]:
+    """Every line-local finding for a record thndrs reads, except THN062 (see `large_integers`)."""
+    findings = list(_envelope(record))
+    by_type = _BY_TYPE.get(type(record))
+    if by_type is not None:
+        findings.extend(by_type(record))
+    return findings

@@ -1,0 +1,188 @@
+-- Run as: nvim --headless -u check.lua <session.jsonl>   (Neovim 0.7 and newer)
+-- Loads editors/neovim exactly as a user would (0.11+: vim.lsp.enable, older: setup()), opens the session, and
+-- writes what the editor saw to $SESSION_LSP_RESULT as JSON. Assertions live in test_neovim.py.
+local root = os.getenv('SESSION_LSP_ROOT')
+local out = os.getenv('SESSION_LSP_RESULT')
+local probe = vim.fn.json_decode(os.getenv('SESSION_LSP_PROBE'))
+vim.opt.runtimepath:prepend(root .. '/editors/neovim')
+vim.opt.swapfile = false
+vim.opt.shadafile = 'NONE'
+
+local result = { errors = {}, messages = {} }
+local notify = vim.notify
+vim.notify = function(message, level)
+  table.insert(result.messages, tostring(message))
+  return notify(message, level)
+end
+
+-- A missing command must give one clear message and no client.
+local missing = require('session_lsp').setup({ cmd = { '/nonexistent/session-lsp', 'serve', '--stdio' } })
+result.missing_cmd = { returned = missing, messages = vim.deepcopy(result.messages) }
+result.messages = {}
+
+if vim.fn.has('nvim-0.11') == 1 then
+  vim.lsp.enable('session_lsp')
+  result.setup = 'vim.lsp.enable'
+else
+  result.setup = require('session_lsp').setup() and 'setup()' or 'setup() refused'
+end
+
+local function finish()
+  local file = io.open(out, 'w')
+  file:write(vim.fn.json_encode(result))
+  file:close()
+  vim.cmd('qall!')
+end
+
+local function fail(message)
+  table.insert(result.errors, message)
+end
+
+local function request(bufnr, method, params)
+  local responses = vim.lsp.buf_request_sync(bufnr, method, params, 10000)
+  for _, response in pairs(responses or {}) do
+    if response.err then
+      fail(method .. ': ' .. vim.inspect(response.err))
+    elseif response.result ~= nil then
+      return response.result
+    end
+  end
+  return nil
+end
+
+local function text_of(contents)
+  if type(contents) == 'string' then
+    return contents
+  end
+  if contents.value then
+    return contents.value
+  end
+  local parts = {}
+  for _, part in ipairs(contents) do
+    table.insert(parts, text_of(part))
+  end
+  return table.concat(parts, '\n')
+end
+
+local function names(symbols, into, depth)
+  for _, symbol in ipairs(symbols or {}) do
+    table.insert(into, { name = symbol.name, depth = depth, line = (symbol.selectionRange or symbol.location.range).start.line })
+    names(symbol.children, into, depth + 1)
+  end
+  return into
+end
+
+local function code_of(d)
+  if d.code ~= nil then
+    return d.code
+  end
+  return d.user_data and d.user_data.lsp and d.user_data.lsp.code
+end
+
+local function run()
+  local bufnr = vim.api.nvim_get_current_buf()
+  result.version = tostring(vim.version().major .. '.' .. vim.version().minor .. '.' .. vim.version().patch)
+  result.filetype = vim.bo[bufnr].filetype
+  local client
+  if not vim.wait(10000, function()
+    client = require('session_lsp').client(bufnr)
+    return client ~= nil and client.initialized ~= false
+  end, 50) then
+    fail('no session_lsp client attached (filetype ' .. result.filetype .. ')')
+    return
+  end
+  result.client = client.name
+  result.offset_encoding = client.offset_encoding
+
+  local diagnostics = {}
+  vim.wait(10000, function()
+    diagnostics = vim.diagnostic.get(bufnr)
+    return #diagnostics > 0
+  end, 50)
+  result.diagnostics = {}
+  for _, d in ipairs(diagnostics) do
+    table.insert(result.diagnostics, { line = d.lnum, code = code_of(d), severity = d.severity, message = d.message })
+  end
+
+  local uri = vim.uri_from_bufnr(bufnr)
+  local at = { textDocument = { uri = uri }, position = { line = probe.hover[1], character = probe.hover[2] } }
+  local hover = request(bufnr, 'textDocument/hover', at)
+  result.hover = hover and text_of(hover.contents) or vim.NIL
+
+  local definition = request(bufnr, 'textDocument/definition', at)
+  result.definition = {}
+  if definition then
+    if definition.uri or definition.targetUri then
+      definition = { definition }
+    end
+    for _, location in ipairs(definition) do
+      table.insert(result.definition, (location.range or location.targetSelectionRange).start.line)
+    end
+  end
+
+  result.symbols = names(request(bufnr, 'textDocument/documentSymbol', { textDocument = { uri = uri } }), {}, 0)
+
+  -- A code action for the diagnostics on one line, sent back as the client received them.
+  local line_diagnostics = {}
+  for _, d in ipairs(diagnostics) do
+    if d.lnum == probe.action_line then
+      local lsp = d.user_data and d.user_data.lsp or {}
+      table.insert(line_diagnostics, {
+        range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum or d.lnum, character = d.end_col or d.col } },
+        severity = d.severity,
+        message = d.message,
+        code = code_of(d),
+        source = d.source,
+        data = lsp.data,
+      })
+    end
+  end
+  local actions = request(bufnr, 'textDocument/codeAction', {
+    textDocument = { uri = uri },
+    range = { start = { line = probe.action_line, character = 0 }, ['end'] = { line = probe.action_line, character = 0 } },
+    context = { diagnostics = line_diagnostics },
+  })
+  result.code_actions = {}
+  for _, action in ipairs(actions or {}) do
+    table.insert(result.code_actions, { title = action.title, kind = action.kind, has_edit = action.edit ~= nil })
+  end
+
+  -- :SessionTree opens a scratch buffer; wait for it.
+  vim.cmd('SessionTree')
+  local tree_buf
+  vim.wait(10000, function()
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.bo[b].filetype == 'sessiontree' then
+        tree_buf = b
+        return true
+      end
+    end
+    return false
+  end, 50)
+  result.tree = tree_buf and vim.api.nvim_buf_get_lines(tree_buf, 0, -1, false) or vim.NIL
+  result.tree_targets = tree_buf and vim.b[tree_buf].session_lsp_targets or vim.NIL
+  if tree_buf then
+    -- <CR> on the first entry jumps to its line in the session buffer.
+    local win = vim.fn.bufwinid(tree_buf)
+    vim.api.nvim_set_current_win(win)
+    for index, target in pairs(result.tree_targets) do
+      if target ~= vim.NIL and target == probe.jump_line then
+        vim.api.nvim_win_set_cursor(win, { index, 0 })
+        break
+      end
+    end
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+    result.jumped = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
+  end
+  result.notifications = result.messages
+end
+
+vim.api.nvim_create_autocmd('VimEnter', {
+  callback = function()
+    local ok, message = pcall(run)
+    if not ok then
+      fail('check.lua: ' .. tostring(message))
+    end
+    finish()
+  end,
+})

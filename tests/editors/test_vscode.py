@@ -1,0 +1,187 @@
+"""VS Code: the extension's unit tests (node's test runner) and one end-to-end scenario in real VS Code.
+
+The scenario builds the linux-x64 .vsix with its bundled server, installs it into a fresh code-server 4.100.3
+(VS Code 1.100.3) profile, and opens the broken session in Chromium through playwright-core. Nothing is
+configured: with no `session-lsp` on PATH the extension must find the bundled server and a Python 3.11+ by
+itself. code-server runs in its own process group, killed at the end (it keeps extension hosts alive for hours).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import CACHE, ROOT, line_of_id, position_of, require, which
+
+EXTENSION = ROOT / "vscode-extension"
+CODE_SERVER_VERSION = "4.100.3"
+INSTALL_DIR = CACHE / f"vscode-{CODE_SERVER_VERSION}"
+CODE_SERVER = INSTALL_DIR / "node_modules" / ".bin" / "code-server"
+PLAYWRIGHT = INSTALL_DIR / "node_modules" / "playwright-core"
+ARTIFACTS = ROOT / "test-artifacts"
+DOCS_SCREENSHOT = ROOT / "docs" / "vscode.png"
+INSTALL = "bash editors/install-test-editors.sh   (VS Code only: bash tests/editors/vscode/install.sh)"
+BUDGET = 300
+"""Seconds for the whole scenario, build included."""
+
+
+def test_extension_unit_tests() -> None:
+    require(EXTENSION / "node_modules" / ".package-lock.json", "the VS Code extension's build tools (npm ci)",
+            INSTALL)
+    completed = subprocess.run(["npm", "test", "--silent"], cwd=EXTENSION, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout[-4000:] + completed.stderr[-2000:]
+    assert "# fail 0" in completed.stdout and "# pass " in completed.stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"code-server exited with {process.returncode}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"code-server did not listen on {port} within {seconds} s")
+
+
+def _group_commands(pgid: int) -> list[str]:
+    """Command lines of every live process in a process group (Linux /proc)."""
+    commands = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid:
+                commands.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace"))
+        except (OSError, ValueError, IndexError):
+            continue
+    return commands
+
+
+@pytest.fixture
+def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object]]:
+    require(CODE_SERVER, f"code-server {CODE_SERVER_VERSION}", INSTALL)
+    require(PLAYWRIGHT, "playwright-core", INSTALL)
+    require(which("chromium"), "Chromium", INSTALL)
+    require(EXTENSION / "node_modules" / ".package-lock.json", "the VS Code extension's build tools (npm ci)", INSTALL)
+    started = time.monotonic()
+
+    built = subprocess.run(["bash", "build.sh"], cwd=EXTENSION, capture_output=True, text=True, timeout=180)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    vsix = next(EXTENSION.glob("session-lsp-linux-x64-*.vsix"))
+
+    home = tmp_path / "vscode-home"
+    user_data, extensions = home / "user-data", home / "extensions"
+    (user_data / "User").mkdir(parents=True)
+    (user_data / "User" / "settings.json").write_text(json.dumps({
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "workbench.enableExperiments": False,
+        "security.workspace.trust.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "extensions.autoCheckUpdates": False,
+        "extensions.autoUpdate": False,
+        "update.mode": "none",
+        "editor.minimap.enabled": False,
+        "chat.commandCenter.enabled": False,
+        "workbench.colorTheme": "Default Light Modern",
+    }))
+    config = home / "config.yaml"
+    port = _free_port()
+    config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
+    # No session-lsp on PATH: the extension has to use its bundled copy.
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
+                           if p and not (Path(p) / "session-lsp").exists())
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("VSCODE", "ELECTRON"))}
+    env.update(HOME=str(home), PATH=path, XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local"))
+    common = ["--config", str(config), "--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
+    installed = subprocess.run([str(CODE_SERVER), *common, "--install-extension", str(vsix)], env=env,
+                               capture_output=True, text=True, timeout=60)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    log = (tmp_path / "code-server.log").open("wb")
+    process = subprocess.Popen([str(CODE_SERVER), *common, "--disable-telemetry", "--disable-update-check",
+                                "--disable-workspace-trust", "--disable-getting-started-override",
+                                str(session_file.parent)],
+                               env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        _wait_for_port(port, process, 60)
+        yield {"url": f"http://127.0.0.1:{port}/?folder={session_file.parent}", "pgid": process.pid,
+               "started": started, "log": tmp_path / "code-server.log"}
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        log.close()
+
+
+def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    hover = position_of('"parentId":"a1000001"')
+    hover = (hover[0], hover[1] + len('"parentId":"') + 2)
+    out = tmp_path / "e2e.json"
+    left = BUDGET - (time.monotonic() - float(code_server["started"]))  # type: ignore[arg-type]
+    env = {**os.environ, "E2E_URL": str(code_server["url"]), "E2E_FILE": session_file.name,
+           "E2E_HOVER": f"{hover[0]},{hover[1]}", "E2E_OUT": str(out), "E2E_SCREENSHOTS": str(ARTIFACTS),
+           "PLAYWRIGHT_CORE": str(PLAYWRIGHT), "CHROMIUM": str(which("chromium"))}
+    completed = subprocess.run(["node", str(Path(__file__).parent / "vscode" / "e2e.js")], env=env,
+                               capture_output=True, text=True, timeout=max(left, 30))
+    servers = [command for command in _group_commands(int(code_server["pgid"]))  # type: ignore[arg-type]
+               if "bundled/tool/server.py" in command]
+    log = Path(str(code_server["log"])).read_text(errors="replace")[-3000:]
+    assert out.exists(), f"e2e.js wrote nothing ({completed.returncode}):\n{completed.stdout}\n{completed.stderr}\n{log}"
+    data = json.loads(out.read_text())
+    shutil.copyfile(out, ARTIFACTS / "vscode-e2e.json")
+    if os.environ.get("SESSION_LSP_UPDATE_SCREENSHOT") and (ARTIFACTS / "vscode.png").exists():
+        DOCS_SCREENSHOT.parent.mkdir(exist_ok=True)
+        shutil.copyfile(ARTIFACTS / "vscode.png", DOCS_SCREENSHOT)
+    assert not data["errors"], f"{data['errors']}\n{json.dumps(data, indent=1)[:4000]}\n{completed.stderr[-2000:]}"
+
+    # Out of the box: the bundled server, started by a Python found on PATH.
+    assert servers, "no bundled server process in code-server's process group"
+    assert data["language"] == "JSON Lines"
+
+    problems = " | ".join(data["problems"])
+    assert "ELY042" in problems and "ELY002" in problems, problems
+    assert data["squiggles"] > 0
+    assert "Elyra" in data["status"], data["status"]
+
+    assert "Fix the failing parser test" in data["hover"], data["hover"]
+    parent_line = line_of_id("a1000001")
+    assert data["before_definition"].startswith(f"Ln {hover[0] + 1},")
+    assert data["after_definition"].startswith(f"Ln {parent_line + 1},"), data["after_definition"]
+
+    outline = " | ".join(data["outline"])
+    assert "Fix the failing parser test" in outline, outline
+
+    tree = " | ".join(data["tree"])
+    assert "user: Fix the failing parser test" in tree, tree
+    assert "2 branches" in tree, tree
+    assert "active leaf" in tree, tree
+
+    assert "context at line" in data["context_tab"]
+    assert "Model context from line" in data["context_text"], data["context_text"]

@@ -1,0 +1,154 @@
+// One VS Code scenario in real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven through Chromium with
+// playwright-core: open a broken Elyra session and record what the workbench shows. test_vscode.py starts
+// code-server and asserts on the JSON this writes. Selectors belong to VS Code 1.100 (pinned).
+//
+// env: E2E_URL (workbench URL), E2E_FILE (session file name), E2E_HOVER ("line,col" 0-based), E2E_OUT (JSON),
+//      E2E_SCREENSHOTS (folder), PLAYWRIGHT_CORE (path of the playwright-core package), CHROMIUM.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require(process.env.PLAYWRIGHT_CORE);
+
+const out = { errors: [], steps: [] };
+const shots = process.env.E2E_SCREENSHOTS;
+const [hoverLine, hoverCol] = process.env.E2E_HOVER.split(",").map(Number);
+
+async function step(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    out.steps.push({ name, ms: Date.now() - started });
+  } catch (error) {
+    out.errors.push(`${name}: ${String(error && error.message ? error.message.split("\n")[0] : error)}`);
+  }
+}
+
+async function command(page, title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+async function goTo(page, line, column) {
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`${line + 1}:${column + 1}`);
+  await page.keyboard.press("Enter");
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+}
+
+async function statusPosition(page) {
+  return (await page.locator("#status\\.editor\\.selection").innerText()).trim();
+}
+
+async function rows(locator) {
+  return (await locator.allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.setDefaultTimeout(20000);
+  try {
+    await step("workbench", async () => {
+      await page.goto(process.env.E2E_URL);
+      await page.locator(".monaco-workbench").waitFor({ timeout: 60000 });
+      await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: 60000 });
+    });
+
+    await step("open file", async () => {
+      await page.keyboard.press("Control+P");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible" });
+      await input.fill(process.env.E2E_FILE);
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: process.env.E2E_FILE }).first().waitFor();
+      await page.keyboard.press("Enter");
+      await page.locator(".monaco-editor .view-lines").first().waitFor();
+      out.language = (await page.locator("#status\\.editor\\.mode").innerText()).trim();
+    });
+
+    await step("problems", async () => {
+      await page.keyboard.press("Control+Shift+M");
+      await page.locator(".markers-panel .monaco-list-row", { hasText: "ELY" }).first().waitFor({ timeout: 60000 });
+      await page.waitForTimeout(500);
+      out.problems = await rows(page.locator(".markers-panel .monaco-list-row"));
+      out.squiggles = await page.locator(".monaco-editor .squiggly-error, .monaco-editor .squiggly-warning").count();
+    });
+
+    await step("status bar", async () => {
+      const item = page.locator('[id$="sessionLsp.status"]').first();
+      await item.waitFor();
+      await page.waitForFunction(() => /Elyra|thndrs|not a session/.test(document.querySelector('[id$="sessionLsp.status"]')?.innerText ?? ""));
+      out.status = (await item.innerText()).replace(/\s+/g, " ").trim();
+    });
+
+    await step("hover", async () => {
+      await page.locator(".monaco-editor .view-lines").first().click();
+      await goTo(page, hoverLine, hoverCol);
+      await page.keyboard.press("Control+K");
+      await page.keyboard.press("Control+I");
+      const hover = page.locator(".monaco-hover-content").first();
+      await hover.waitFor({ state: "visible" });
+      await page.waitForTimeout(700); // it fades in
+      out.hover = (await hover.innerText()).trim();
+      if (shots) await page.screenshot({ path: path.join(shots, "vscode-hover.png") });
+      await page.keyboard.press("Escape");
+    });
+
+    await step("definition", async () => {
+      out.before_definition = await statusPosition(page);
+      await page.keyboard.press("F12");
+      await page.waitForFunction((before) => document.getElementById("status.editor.selection")?.innerText.trim() !== before, out.before_definition);
+      out.after_definition = await statusPosition(page);
+    });
+
+    await step("outline", async () => {
+      await page.keyboard.press("Control+Shift+O");
+      await page.locator(".quick-input-list .monaco-list-row").first().waitFor();
+      await page.waitForTimeout(300);
+      out.outline = await rows(page.locator(".quick-input-list .monaco-list-row"));
+      await page.keyboard.press("Escape");
+    });
+
+    await step("session tree", async () => {
+      const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Session Tree" }) });
+      const header = pane.locator(".pane-header");
+      await header.waitFor();
+      if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
+      await pane.locator(".monaco-list-row").first().waitFor({ timeout: 30000 });
+      await page.waitForTimeout(500);
+      out.tree = await rows(pane.locator(".monaco-list-row"));
+    });
+
+    await step("screenshot", async () => {
+      await page.keyboard.press("Control+Shift+M");
+      await page.waitForTimeout(300);
+      if (shots) await page.screenshot({ path: path.join(shots, "vscode.png") });
+    });
+
+    await step("model context", async () => {
+      await page.locator(".monaco-editor .view-lines").first().click();
+      await goTo(page, hoverLine, 0);
+      await command(page, "Session LSP: Show Model Context Here");
+      const tab = page.locator(".tabs-container .tab", { hasText: "context at line" });
+      await tab.first().waitFor();
+      await page.waitForTimeout(500);
+      out.context_tab = (await tab.first().innerText()).trim();
+      out.context_text = (await page.locator(".editor-group-container.active .view-lines").first().innerText()).slice(0, 2000);
+    });
+  } finally {
+    fs.writeFileSync(process.env.E2E_OUT, JSON.stringify(out, null, 2));
+    await browser.close();
+  }
+})().catch((error) => {
+  out.errors.push(`e2e.js: ${String(error)}`);
+  fs.writeFileSync(process.env.E2E_OUT, JSON.stringify(out, null, 2));
+  process.exit(1);
+});

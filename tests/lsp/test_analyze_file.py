@@ -1,0 +1,68 @@
+"""`sessionLsp/analyzeFile`: the server reads a file from disk without opening it as a document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsp_harness import CORPUS, Editor
+from lsp_sessions import elyra_broken, thndrs
+
+ANALYZE = "sessionLsp/analyzeFile"
+
+
+async def _analyze(editor: Editor, path: Path | str) -> dict:
+    result = await editor.client.protocol.send_request_async(ANALYZE, {"path": str(path)})
+    return _plain(result)
+
+
+def _plain(value: object) -> object:
+    """pygls hands custom results over as namedtuples; turn them back into JSON-like values."""
+    if hasattr(value, "_asdict"):
+        return {key: _plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+async def test_broken_elyra_file_with_invalid_utf8(editor: Editor, tmp_path: Path) -> None:
+    path = tmp_path / "broken.jsonl"
+    text = elyra_broken()
+    data = text.encode("utf-8").replace(b"Where is", b"Wh\xffre is", 1)
+    path.write_bytes(data)
+    result = await _analyze(editor, path)
+    assert result["format"] == "Elyra v3"
+    assert result["kind"] == "elyra" and result["version"] == 3
+    by_code = {}
+    for d in result["diagnostics"]:
+        by_code.setdefault(d["code"], []).append(d)
+        assert d["source"] == "session-lsp"
+        assert d["data"]["code"] == d["code"]
+        assert set(d["range"]) == {"start", "end"}
+    assert [d["range"]["start"]["line"] for d in by_code["ELY001"]] == [2]
+    assert [d["range"]["start"]["line"] for d in by_code["ELY042"]] == [4]
+    assert [d["range"]["start"]["line"] for d in by_code["ELY006"]] == [1]
+    assert by_code["ELY001"][0]["severity"] == 1
+    assert isinstance(result["tree"], dict)
+    assert editor.pushes(path.as_uri()) == []  # analysed, not opened
+
+
+async def test_real_file_with_two_records_on_one_line(editor: Editor) -> None:
+    result = await _analyze(editor, CORPUS / "elyra" / "pi-mono__session__v1__has-concatenated-line.jsonl")
+    assert result["kind"] == "elyra"
+    glued = [d["range"]["start"]["line"] for d in result["diagnostics"] if d["code"] == "ELY002"]
+    assert glued == [439]
+
+
+async def test_thndrs_file(editor: Editor, tmp_path: Path) -> None:
+    path = tmp_path / "session-20260301-091500.jsonl"
+    path.write_text(thndrs(), encoding="utf-8")
+    result = await _analyze(editor, path)
+    assert result["format"] == "thndrs" and result["diagnostics"] == []
+
+
+@pytest.mark.parametrize("params", [{"path": "/does/not/exist.jsonl"}, {"path": 42}, {}])
+async def test_bad_requests_are_errors(editor: Editor, params: dict) -> None:
+    with pytest.raises(Exception) as caught:
+        await editor.client.protocol.send_request_async(ANALYZE, params)
+    assert "exist" in str(caught.value) or "path" in str(caught.value)

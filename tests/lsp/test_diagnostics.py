@@ -1,0 +1,155 @@
+"""Diagnostics through the server: on open, after incremental and full edits, per version, on close."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from lsprotocol import types
+from lsp_harness import CORPUS, Editor, codes, shape
+from lsp_sessions import BROKEN, SESSIONS, elyra_lines
+
+from session_lsp.analysis import rule
+
+ELYRA = "file:///work/sessions/2026-03-01T09-00-00-000Z_0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl"
+THNDRS = "file:///work/.thndrs/sessions/session-20260301-091500.jsonl"
+URIS = {"elyra": ELYRA, "thndrs": THNDRS}
+
+
+@pytest.mark.parametrize("kind", ["elyra", "thndrs"])
+async def test_open_reports_the_broken_line_with_code_severity_and_range(editor: Editor, kind: str) -> None:
+    make, code = BROKEN[kind]
+    uri = URIS[kind]
+    found = await editor.open(uri, make())
+    broken = [d for d in found if d.code == code]
+    assert len(broken) == 1
+    (d,) = broken
+    assert d.range.start.line == 2 and d.range.end.line == 2
+    assert int(d.severity) == int(rule(code).severity)
+    assert d.source == "session-lsp"
+    assert d.data["code"] == code
+    assert d.message
+    assert shape(found) == editor.expected(uri)
+
+
+async def test_related_information_points_into_the_same_file(editor: Editor) -> None:
+    lines = elyra_lines()
+    lines.append(lines[4])  # the same id twice: ELY040 names the first as related
+    found = await editor.open(ELYRA, "\n".join(lines) + "\n")
+    duplicate = [d for d in found if d.code == "ELY040"]
+    assert duplicate, codes(found)
+    related = [info for d in duplicate for info in d.related_information or []]
+    assert related and all(info.location.uri == ELYRA for info in related)
+    assert {info.location.range.start.line for info in related} & {4, 5}
+
+
+@pytest.mark.parametrize("kind", ["elyra", "thndrs"])
+async def test_clean_session_has_no_diagnostics(editor: Editor, kind: str) -> None:
+    assert await editor.open(URIS[kind], SESSIONS[kind]()) == []
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "not a session", "n": 1}\n{"name": "still not", "n": 2}\n',
+    "this is not json at all\n",
+    (CORPUS / "confusables" / "thndrs-headless__tool.jsonl").read_text(encoding="utf-8"),
+])
+async def test_files_that_are_not_sessions_stay_quiet(editor: Editor, text: str) -> None:
+    assert await editor.open("file:///tmp/other.jsonl", text) == []
+
+
+@pytest.mark.parametrize("kind", ["elyra", "thndrs"])
+async def test_incremental_edits_match_a_fresh_analysis(editor: Editor, kind: str) -> None:
+    uri = URIS[kind]
+    await editor.open(uri, SESSIONS[kind]())
+    line = editor.texts[uri][1]
+    # Break line 1 by deleting its closing brace, then repair it.
+    broken = await editor.edit(uri, 1, len(line) - 1, 1, len(line), "")
+    assert shape(broken) == editor.expected(uri) and broken
+    assert await editor.edit(uri, 1, len(line) - 1, 1, len(line) - 1, "}") == []
+    # Insert a whole line of garbage between lines 2 and 3, then a blank line, then join two lines.
+    inserted = await editor.edit(uri, 3, 0, 3, 0, "garbage\n")
+    assert shape(inserted) == editor.expected(uri)
+    assert any(d.range.start.line == 3 for d in inserted)
+    after_blank = await editor.edit(uri, 5, 0, 5, 0, "\n")
+    assert shape(after_blank) == editor.expected(uri)
+    joined = await editor.edit(uri, 1, len(editor.texts[uri][1]), 2, 0, "")
+    assert shape(joined) == editor.expected(uri)
+    # Remove the lines added above (a multi-line deletion) and the join: back to a clean file.
+    assert await editor.replace_all(uri, SESSIONS[kind]()) == []
+
+
+async def test_several_changes_in_one_notification_apply_in_order(editor: Editor) -> None:
+    await editor.open(ELYRA, SESSIONS["elyra"]())
+    lines = editor.texts[ELYRA]
+    # First event inserts a new line above line 1; the second event's line 2 is the old line 1.
+    first = types.TextDocumentContentChangePartial(
+        range=types.Range(types.Position(1, 0), types.Position(1, 0)), text="not json\n")
+    old = lines[1]
+    second = types.TextDocumentContentChangePartial(
+        range=types.Range(types.Position(2, len(old) - 1), types.Position(2, len(old))), text="")
+    lines[1:2] = ["not json", old[:-1]]
+    editor.versions[ELYRA] += 1
+    editor.client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=ELYRA, version=editor.versions[ELYRA]), [first, second]))
+    found = await editor.diagnostics(ELYRA)
+    assert shape(found) == editor.expected(ELYRA)
+    assert {d.range.start.line for d in found if d.code == "ELY001"} == {1, 2}
+
+
+async def test_a_burst_of_edits_never_publishes_an_older_version(editor: Editor) -> None:
+    await editor.open(ELYRA, SESSIONS["elyra"]())
+    texts: dict[int, str] = {}
+    for step in range(12):
+        line = editor.texts[ELYRA][1]
+        # Alternately break and repair the end of line 1, without waiting in between.
+        if step % 2 == 0:
+            version = editor.send_edit(ELYRA, 1, len(line) - 1, 1, len(line), "")
+        else:
+            version = editor.send_edit(ELYRA, 1, len(line), 1, len(line), "}")
+        texts[version] = editor.text(ELYRA)
+        if step == 5:
+            await asyncio.sleep(0.05)  # let one debounce expire mid-burst
+    final = await editor.diagnostics(ELYRA)
+    assert shape(final) == editor.expected(ELYRA)
+    await editor.settle()
+    if editor.pull:
+        assert editor.pushes(ELYRA) == []
+        return
+    pushes = editor.pushes(ELYRA)
+    versions = [p.version for p in pushes]
+    assert versions == sorted(versions), versions
+    assert versions[-1] == editor.versions[ELYRA]
+    assert len(pushes) < 12, "edits within the debounce must coalesce"
+    for push in pushes[1:]:
+        editor.texts[ELYRA] = texts[push.version].split("\n")
+        assert shape(push.diagnostics) == editor.expected(ELYRA), push.version
+
+
+async def test_pull_only_for_clients_that_declare_it_with_unchanged_reports(editor: Editor) -> None:
+    capabilities = editor.client.capabilities
+    assert capabilities is not None and capabilities.text_document is not None
+    assert editor.pull == (capabilities.text_document.diagnostic is not None)
+    found = await editor.open(ELYRA, BROKEN["elyra"][0]())
+    assert found
+    if not editor.pull:
+        assert editor.pushes(ELYRA)
+        return
+    assert editor.pushes(ELYRA) == []
+    again = await editor.pull_report(ELYRA)
+    assert again.kind == "unchanged"
+    editor.send_edit(ELYRA, 0, 0, 0, 0, " ")
+    changed = await editor.pull_report(ELYRA)
+    assert changed.kind == "full"
+
+
+async def test_close_clears_pushed_diagnostics(editor: Editor) -> None:
+    found = await editor.open(ELYRA, BROKEN["elyra"][0]())
+    assert found
+    before = len(editor.pushes(ELYRA))
+    editor.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(ELYRA)))
+    if editor.pull:
+        await editor.settle()
+        assert editor.pushes(ELYRA) == []
+        return
+    cleared = await editor.next_push(ELYRA, before)
+    assert cleared.diagnostics == []

@@ -1,0 +1,125 @@
+"""Whole real files: the shared corpus (program output, see its SOURCES.md), the examples, and the benchmark
+generator's sessions, each checked end to end through `analyze`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from session_lsp.analysis import RULES, Diagnostic, Kind, Options, Severity, Span, analyze
+from session_lsp.analysis.text import decode_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path("/work/shared/corpus")
+EXAMPLES = ROOT / "examples"
+GLUED = {
+    # SOURCES.md: "Line 440 (1-based) holds two records with no newline between them".
+    "elyra/pi-mono__session__v1__has-concatenated-line.jsonl": {440},
+    # SOURCES.md: "Line 1013 (the last line) holds an assistant message followed directly by a second compaction".
+    "elyra/pi-mono__compact__v1__has-concatenated-line.jsonl": {1013},
+}
+PROBLEMS = (Severity.ERROR, Severity.WARNING)
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import generate  # noqa: E402
+
+
+def check(path: Path) -> tuple[Kind, list[Diagnostic]]:
+    text, bad = decode_bytes(path.read_bytes())
+    invalid = [Span(line, start, line, end) for line, start, end in bad]
+    document = analyze(text, Options(path=str(path), exists=os.path.exists), invalid)
+    return document.format.kind, document.diagnostics()
+
+
+def problems(diagnostics: list[Diagnostic]) -> list[str]:
+    return [f"{d.span.line + 1}:{d.span.start + 1} {d.code} {d.message}" for d in diagnostics if d.severity in PROBLEMS]
+
+
+def corpus(folder: str) -> list[Path]:
+    return sorted((CORPUS / folder).glob("*.jsonl"))
+
+
+def name(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def test_the_corpus_is_there() -> None:
+    assert len(corpus("elyra")) == 5 and len(corpus("elyra-pi-written")) == 5 and len(corpus("confusables")) == 4
+
+
+@pytest.mark.parametrize("path", corpus("elyra") + corpus("elyra-pi-written") + corpus("confusables"), ids=name)
+def test_every_corpus_file_is_analysed(path: Path) -> None:
+    kind, diagnostics = check(path)
+    lines = path.read_bytes().split(b"\n")
+    for diagnostic in diagnostics:
+        assert diagnostic.code in RULES
+        assert 0 <= diagnostic.span.line <= diagnostic.span.end_line < len(lines)
+    assert kind is (Kind.UNKNOWN if path.parent.name == "confusables" else Kind.ELYRA)
+
+
+@pytest.mark.parametrize("path", corpus("elyra-pi-written"), ids=name)
+def test_files_written_by_pi_have_no_error_or_warning(path: Path) -> None:
+    assert problems(check(path)[1]) == []
+
+
+@pytest.mark.parametrize("relative", sorted(GLUED))
+def test_glued_records_are_found_on_the_lines_sources_md_names(relative: str) -> None:
+    _, diagnostics = check(CORPUS / relative)
+    assert {d.span.line + 1 for d in diagnostics if d.code == "ELY002"} == GLUED[relative]
+    assert sum(d.code == "ELY002" for d in diagnostics) == 1
+
+
+@pytest.mark.parametrize("path", corpus("confusables"), ids=name)
+def test_look_alike_files_get_one_not_a_session_notice_and_nothing_else(path: Path) -> None:
+    _, diagnostics = check(path)
+    assert [(d.code, d.severity) for d in diagnostics] == [("SLS001", Severity.INFORMATION)]
+
+
+# --- examples --------------------------------------------------------------------------------------------------
+
+
+def test_examples_cover_both_formats_clean_and_broken() -> None:
+    found = {(path.parent.name, check(path)[0]) for path in EXAMPLES.glob("*/*.jsonl")}
+    assert found == {(state, kind) for state in ("clean", "broken") for kind in (Kind.ELYRA, Kind.THNDRS)}
+
+
+@pytest.mark.parametrize("path", sorted((EXAMPLES / "clean").glob("*.jsonl")), ids=name)
+def test_clean_examples_have_no_error_or_warning(path: Path) -> None:
+    assert problems(check(path)[1]) == []
+
+
+BROKEN = {
+    # What each hand-made corruption must at least produce (1-based line, code).
+    "elyra-corrupted.jsonl": {(5, "ELY002"), (7, "ELY070"), (8, "ELY042"), (9, "ELY040"), (10, "ELY004"),
+                              (11, "ELY053"), (12, "ELY032"), (13, "ELY001"), (13, "ELY005")},
+    "session-20260302-143000.jsonl": {(4, "THN009"), (5, "THN033"), (5, "THN040"), (6, "THN007"), (7, "THN001"),
+                                      (9, "THN031"), (10, "THN071")},
+}
+
+
+@pytest.mark.parametrize("file", sorted(BROKEN))
+def test_broken_examples_show_their_corruption(file: str) -> None:
+    _, diagnostics = check(EXAMPLES / "broken" / file)
+    assert BROKEN[file] <= {(d.span.line + 1, d.code) for d in diagnostics}
+
+
+# --- generated benchmark sessions ------------------------------------------------------------------------------
+
+
+def test_generated_sessions_are_clean_and_deterministic(tmp_path: Path) -> None:
+    first = generate.generate(tmp_path / "a", entries=6000, records=3000)
+    second = generate.generate(tmp_path / "b", entries=6000, records=3000)
+    for one, two in zip(first, second):
+        assert one.read_bytes() == two.read_bytes()
+    elyra, thndrs = first
+    for path, kind in ((elyra, Kind.ELYRA), (thndrs, Kind.THNDRS)):
+        found, diagnostics = check(path)
+        assert found is kind
+        assert problems(diagnostics) == []
+    text = elyra.read_text(encoding="utf-8")
+    kinds = Counter(line.split('"type":"', 2)[1].split('"', 1)[0] for line in text.splitlines())
+    assert {"session", "message", "branch_summary", "compaction", "label", "model_change"} <= set(kinds)

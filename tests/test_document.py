@@ -1,0 +1,171 @@
+"""`Document.edit`: the text it keeps after LSP-style range replacements, and that its diagnostics are those of a
+fresh analysis of that text, including when an edit changes the detected format or the link pass is skipped."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from session_lsp.analysis import Document, Kind, Options, Span, analyze
+from session_lsp.analysis.detect import FormatInfo
+
+HEADER = json.dumps({"type": "session", "version": 3, "id": "01a237ba-3c31-7688-af90-27a41cba019b",
+                     "timestamp": "2026-03-01T09:15:00.000Z", "cwd": "/w"}, separators=(",", ":"))
+
+
+def message(entry_id: str, parent: str | None, content: str, second: int) -> str:
+    return json.dumps({"type": "message", "id": entry_id, "parentId": parent,
+                       "timestamp": f"2026-03-01T09:15:{second:02d}.000Z",
+                       "message": {"role": "user", "content": content, "timestamp": 1772356500000 + second * 1000}},
+                      separators=(",", ":"))
+
+
+LINES = [HEADER, message("a1b2c3d4", None, "first question", 1), message("b2c3d4e5", "a1b2c3d4", "second", 2),
+         message("c3d4e5f6", "b2c3d4e5", "third", 3)]
+TEXT = "\n".join(LINES) + "\n"
+META = json.dumps({"type": "session_meta", "schema_version": 1, "seq": 0, "time": "2026-03-01T09:15:00Z",
+                   "session_id": "session-20260301-091500", "cwd": "/w", "title": "t", "provider": "p", "model": "m",
+                   "websearch": "off", "app_version": "0.1.0"}, separators=(",", ":"))
+
+
+@pytest.fixture
+def document() -> Document:
+    return analyze(TEXT, Options())
+
+
+def assert_matches_fresh(document: Document, text: str) -> None:
+    assert document.text == text
+    assert document.lines == text.split("\n")
+    fresh = analyze(text, Options())
+    assert document.format == fresh.format
+    assert document.diagnostics() == fresh.diagnostics()
+
+
+def test_insert_a_line(document: Document) -> None:
+    new = message("d4e5f6a7", "a1b2c3d4", "inserted", 4)
+    document.edit(2, 0, 2, 0, new + "\n")
+    assert document.lines[2] == new
+    assert_matches_fresh(document, "\n".join([*LINES[:2], new, *LINES[2:]]) + "\n")
+
+
+def test_insert_several_lines_inside_a_line(document: Document) -> None:
+    col = LINES[1].index("first") + len("first")
+    document.edit(1, col, 1, col, '"}}\n{"a":1}\n{"b":"')
+    assert len(document.lines) == len(TEXT.split("\n")) + 2
+    text = TEXT.replace("first question", 'first"}}\n{"a":1}\n{"b":" question')
+    assert_matches_fresh(document, text)
+
+
+def test_delete_a_line(document: Document) -> None:
+    document.edit(2, 0, 3, 0, "")
+    assert_matches_fresh(document, "\n".join([LINES[0], LINES[1], LINES[3]]) + "\n")
+    assert any(d.code == "ELY042" and d.span.line == 2 for d in document.diagnostics())
+
+
+def test_delete_everything(document: Document) -> None:
+    document.edit(0, 0, len(document.lines) - 1, 0, "")
+    assert document.lines == [""]
+    assert_matches_fresh(document, "")
+
+
+def test_multi_line_replacement(document: Document) -> None:
+    start = LINES[1].index('"parentId"')
+    end = LINES[3].index('"parentId"')
+    document.edit(1, start, 3, end, '"parentId":null,"x":1}\n{"type":"message","id":"e5f6a7b8",')
+    text = (LINES[0] + "\n" + LINES[1][:start] + '"parentId":null,"x":1}\n{"type":"message","id":"e5f6a7b8",'
+            + LINES[3][end:] + "\n")
+    assert_matches_fresh(document, text)
+
+
+def test_append_at_end_of_file(document: Document) -> None:
+    last = len(document.lines) - 1
+    assert document.lines[last] == ""
+    new = message("d4e5f6a7", "c3d4e5f6", "fourth", 4)
+    document.edit(last, 0, last, 0, new + "\n")
+    assert_matches_fresh(document, TEXT + new + "\n")
+
+
+def test_remove_the_final_newline(document: Document) -> None:
+    last = len(document.lines) - 1
+    document.edit(last - 1, len(document.lines[last - 1]), last, 0, "")
+    assert_matches_fresh(document, TEXT[:-1])
+    assert any(d.code == "ELY005" for d in document.diagnostics())
+    document.edit(last - 1, len(document.lines[last - 1]), last - 1, len(document.lines[last - 1]), "\n")
+    assert_matches_fresh(document, TEXT)
+    assert not any(d.code == "ELY005" for d in document.diagnostics())
+
+
+def test_type_at_the_end_of_an_unterminated_last_line() -> None:
+    document = analyze(TEXT + '{"type":"mess', Options())
+    last = len(document.lines) - 1
+    document.edit(last, 13, last, 13, 'age"')
+    assert_matches_fresh(document, TEXT + '{"type":"message"')
+
+
+def test_columns_past_the_end_of_a_line_mean_its_end(document: Document) -> None:
+    document.edit(1, 10_000, 2, 0, "")
+    assert_matches_fresh(document, "\n".join([LINES[0], LINES[1] + LINES[2], LINES[3]]) + "\n")
+
+
+def test_a_reversed_range_is_the_same_range(document: Document) -> None:
+    document.edit(3, 0, 2, 0, "")
+    assert_matches_fresh(document, "\n".join([LINES[0], LINES[1], LINES[3]]) + "\n")
+
+
+def test_editing_the_header_changes_the_format(document: Document) -> None:
+    assert document.format == FormatInfo(Kind.ELYRA, 3, 0)
+    col = LINES[0].index('"version":3') + len('"version":')
+    document.edit(0, col, 0, col + 1, "2")
+    assert document.format == FormatInfo(Kind.ELYRA, 2, 0)
+    assert_matches_fresh(document, TEXT.replace('"version":3', '"version":2', 1))
+
+    document.edit(0, 0, 0, len(document.lines[0]), META)
+    assert document.format.kind is Kind.THNDRS
+    assert_matches_fresh(document, "\n".join([META, *LINES[1:]]) + "\n")
+
+    document.edit(0, 0, 0, len(document.lines[0]), '{"just": "data"}')
+    assert document.format.kind is Kind.UNKNOWN
+    assert [d.code for d in document.diagnostics()] == ["SLS001"]
+    assert_matches_fresh(document, "\n".join(['{"just": "data"}', *LINES[1:]]) + "\n")
+
+    document.edit(0, 0, 0, len(document.lines[0]), HEADER)
+    assert_matches_fresh(document, TEXT)
+
+
+def test_a_header_typed_into_an_empty_file_is_detected() -> None:
+    document = analyze("", Options())
+    assert document.format.kind is Kind.UNKNOWN
+    document.edit(0, 0, 0, 0, META + "\n")
+    assert document.format.kind is Kind.THNDRS
+    assert_matches_fresh(document, META + "\n")
+
+
+def test_typing_inside_message_text_reuses_the_link_pass(document: Document) -> None:
+    linked = document.linked
+    col = LINES[2].index("second")
+    document.edit(2, col, 2, col, "the ")
+    assert document.linked is linked
+    assert_matches_fresh(document, TEXT.replace('"content":"second"', '"content":"the second"'))
+
+
+def test_changing_a_parent_runs_the_link_pass_again(document: Document) -> None:
+    linked = document.linked
+    col = LINES[3].index('"parentId":"b2c3d4e5"') + len('"parentId":"')
+    document.edit(3, col, 3, col + 1, "f")
+    assert document.linked is not linked
+    assert any(d.code == "ELY042" and d.span.line == 3 for d in document.diagnostics())
+    assert_matches_fresh(document, TEXT.replace('"parentId":"b2c3d4e5"', '"parentId":"f2c3d4e5"'))
+
+
+def test_an_edit_drops_the_invalid_utf8_report() -> None:
+    """The bytes on disk were not UTF-8; once edited, the document is the editor's text, which is."""
+    document = Document(TEXT, Options(), [Span(1, 5, 1, 6)])
+    assert [d.code for d in document.diagnostics()].count("ELY006") == 1
+    document.edit(2, 0, 2, 0, "")
+    assert_matches_fresh(document, TEXT)
+
+
+def test_replace_is_a_fresh_start(document: Document) -> None:
+    document.replace(META + "\n")
+    assert_matches_fresh(document, META + "\n")

@@ -1,0 +1,344 @@
+"""Properties that hold for every input: the core never raises or hangs, every diagnostic lies inside the document
+and carries a registered code, and a document kept up to date through `Document.edit` (which re-runs only what
+an edit can have changed) reports exactly what a fresh `analyze` of the same text reports."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
+from session_lsp.analysis.text import decode_bytes
+
+LIMIT_SECONDS = 10
+"""Wall-clock limit per example: a hang (e.g. a parentId cycle walked forever) fails instead of blocking."""
+
+COMMON = settings(max_examples=120, deadline=timedelta(seconds=3), derandomize=True,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@contextlib.contextmanager
+def time_limit(seconds: int = LIMIT_SECONDS) -> Iterator[None]:
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"analysis took longer than {seconds} s (a hang?)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# --- invariants ------------------------------------------------------------------------------------------------
+
+
+def assert_span_inside(span: Span, lines: list[str]) -> None:
+    assert 0 <= span.line <= span.end_line < len(lines), span
+    assert 0 <= span.start <= len(lines[span.line]), (span, len(lines[span.line]))
+    assert 0 <= span.end <= len(lines[span.end_line]), (span, len(lines[span.end_line]))
+    assert (span.line, span.start) <= (span.end_line, span.end), span
+
+
+def assert_well_formed(diagnostics: list[Diagnostic], text: str) -> None:
+    lines = text.split("\n")
+    for diagnostic in diagnostics:
+        assert diagnostic.code in RULES, diagnostic.code
+        assert isinstance(diagnostic.severity, Severity)
+        assert diagnostic.message
+        assert_span_inside(diagnostic.span, lines)
+        for related in diagnostic.related:
+            assert_span_inside(related.span, lines)
+
+
+def analyze_checked(text: str, invalid: list[Span] | None = None) -> Document:
+    with time_limit():
+        document = analyze(text, Options(), invalid or ())
+        diagnostics = document.diagnostics()
+    assert_well_formed(diagnostics, text)
+    return document
+
+
+# --- strategies ------------------------------------------------------------------------------------------------
+
+IDS = ("a1b2c3d4", "0badf00d", "deadbeef", "5e55104e", "01a237ba-3c31-7688-af90-27a41cba019b", "x", "")
+CALLS = ("toolu_1", "toolu_2", "call_1", "?")
+TURNS = ("turn_1", "turn_2", "turn-3")
+TEXTS = ("hi", "", "é", "\U0001f600 emoji", "tab\there", "quote \" and \\ backslash", "a" * 40, "\u2028")
+STAMPS = ("2026-03-01T09:15:00.000Z", "2026-03-01T09:15:01.500Z", "2026-03-01T09:15:00Z", "yesterday", "")
+
+json_leaf = st.none() | st.booleans() | st.integers(-2**64, 2**64) | st.floats(allow_nan=False) | \
+    st.sampled_from(TEXTS + IDS) | st.text(max_size=6)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(("type", "id", "parentId", "role", "content", "seq", "text")) | st.text(max_size=5),
+        inner, max_size=4),
+    max_leaves=10)
+
+ref = st.sampled_from(IDS)
+parent = st.none() | ref
+text = st.sampled_from(TEXTS)
+
+
+def usage() -> dict[str, Any]:
+    cost = {"input": 0.1, "output": 0.2, "cacheRead": 0, "cacheWrite": 0, "total": 0.3}
+    return {"input": 10, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 30, "cost": cost}
+
+
+@st.composite
+def elyra_message(draw: st.DrawFn) -> dict[str, Any]:
+    role = draw(st.sampled_from(("user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage")))
+    stamp = draw(st.integers(0, 2_000_000_000_000))
+    if role == "user":
+        return {"role": role, "content": draw(text), "timestamp": stamp}
+    if role == "assistant":
+        call = {"type": "toolCall", "id": draw(st.sampled_from(CALLS)), "name": "bash", "arguments": {"c": 1}}
+        blocks = draw(st.lists(st.sampled_from((call, {"type": "text", "text": "ok"},
+                                                {"type": "thinking", "thinking": "hm"})), max_size=3))
+        stop = draw(st.sampled_from(("stop", "toolUse", "error", "aborted", "length")))
+        return {"role": role, "content": blocks, "api": "anthropic-messages", "provider": "anthropic", "model": "m",
+                "usage": usage(), "stopReason": stop, "timestamp": stamp}
+    if role == "toolResult":
+        return {"role": role, "toolCallId": draw(st.sampled_from(CALLS)), "toolName": draw(st.sampled_from(("bash", "read"))),
+                "content": [{"type": "text", "text": draw(text)}], "isError": draw(st.booleans()), "timestamp": stamp}
+    if role == "bashExecution":
+        return {"role": role, "command": "ls", "output": draw(text), "exitCode": 0, "cancelled": False,
+                "truncated": False, "timestamp": stamp}
+    return {"role": role, "customType": "ext", "content": draw(text), "display": True, "timestamp": stamp}
+
+
+@st.composite
+def elyra_entry(draw: st.DrawFn) -> dict[str, Any]:
+    kind = draw(st.sampled_from(("message", "message", "message", "compaction", "branch_summary", "label",
+                                 "session_info", "model_change", "thinking_level_change", "custom",
+                                 "custom_message", "session", "mode_change")))
+    if kind == "session":
+        return {"type": "session", "version": 3, "id": draw(ref), "timestamp": draw(st.sampled_from(STAMPS)),
+                "cwd": "/w"}
+    fields: dict[str, Any] = {
+        "message": lambda: {"message": draw(elyra_message())},
+        "compaction": lambda: draw(st.sampled_from(({"summary": "s", "firstKeptEntryId": draw(ref), "tokensBefore": 5},
+                                                    {"summary": "s", "firstKeptEntryIndex": draw(st.integers(-1, 20)),
+                                                     "tokensBefore": 5}))),
+        "branch_summary": lambda: {"fromId": draw(ref | st.just("root")), "summary": draw(text)},
+        "label": lambda: {"targetId": draw(ref), "label": draw(text)},
+        "session_info": lambda: {"name": draw(text)},
+        "model_change": lambda: {"provider": "openai", "modelId": "gpt-5"},
+        "thinking_level_change": lambda: {"thinkingLevel": "high"},
+        "custom": lambda: {"customType": "ext", "data": draw(json_value)},
+        "custom_message": lambda: {"customType": "ext", "content": draw(text), "display": draw(st.booleans())},
+        "mode_change": lambda: {"mode": "plan"},
+    }[kind]()
+    entry: dict[str, Any] = {"type": kind, "timestamp": draw(st.sampled_from(STAMPS)), **fields}
+    if draw(st.integers(0, 9)):  # v1 entries have no id/parentId
+        entry = {"type": kind, "id": draw(ref), "parentId": draw(parent), **{k: v for k, v in entry.items() if k != "type"}}
+    return entry
+
+
+def elyra_header(version: Any) -> dict[str, Any]:
+    header: dict[str, Any] = {"type": "session", "id": "01a237ba-3c31-7688-af90-27a41cba019b",
+                              "timestamp": "2026-03-01T09:15:00.000Z", "cwd": "/w"}
+    if version is not None:
+        header["version"] = version
+    return header
+
+
+@st.composite
+def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
+    turn = draw(st.sampled_from(TURNS))
+    call = draw(st.sampled_from(CALLS))
+    kind, fields = draw(st.sampled_from((
+        ("user", {"turn_id": turn, "text": draw(text)}),
+        ("assistant_finished", {"turn_id": turn, "text": draw(text)}),
+        ("reasoning_finished", {"turn_id": turn, "text": draw(text)}),
+        ("tool_started", {"turn_id": turn, "call_id": call, "name": "bash", "arguments": "{}"}),
+        ("tool_finished", {"turn_id": turn, "call_id": call, "output": ["ok"],
+                           "status": draw(st.sampled_from(("Ok", "Failed", "Running", "ok")))}),
+        ("usage", {"input_tokens": draw(st.integers(-1, 2**65)), "output_tokens": 3}),
+        ("cancelled", {"turn_id": turn, "reason": "user"}),
+        ("session_renamed", {"title": draw(text)}),
+        ("queued_input", {"kind": draw(st.sampled_from(("steering", "follow-up", "later"))), "text": "x"}),
+        ("acp_permission_request", {"turn_id": turn, "tool_call_id": call, "title": "t", "options": []}),
+        ("acp_permission_outcome", {"turn_id": turn, "tool_call_id": call, "outcome": "allowed"}),
+        ("file_write", {"turn_id": turn, "op": "edit", "path": "a", "before_hash": None, "before_bytes": 1,
+                        "after_hash": 2**63, "after_bytes": 2, "status": "Ok"}),
+        ("shell_exec", {"turn_id": turn, "command": "ls", "cwd": "/w", "process_status": "running", "exit_code": None,
+                        "elapsed_ms": 1, "kind": "background", "process_id": draw(st.integers(0, 3))}),
+        ("compaction", {"audit": {"summary": "s", "covered_start_seq": draw(st.integers(0, 9)),
+                                  "covered_end_seq": draw(st.integers(0, 9)), "trigger": "manual", "risk": "low",
+                                  "model": "m", "recovery_handles": ["h1"]}}),
+        ("compaction_review", {"recovery_handle": draw(st.sampled_from(("h1", "h2"))), "review": "approved"}),
+        ("session_meta", {"session_id": "session-20260301-091500", "cwd": "/w", "title": "t", "provider": "p",
+                          "model": "m", "websearch": "off", "app_version": "0.1.0"}),
+        ("memory_write", {"memory": {}}),
+        ("bogus", {}),
+    )))
+    return {"type": kind, "schema_version": 1, "time": draw(st.sampled_from(STAMPS[2:] + ("2026-03-01T09:15:07Z",))),
+            **fields}
+
+
+def mutate(draw: st.DrawFn, value: dict[str, Any]) -> dict[str, Any]:
+    """Sometimes break one thing: drop a key, retype a value, or add a stray key (also inside `message`)."""
+    choice = draw(st.integers(0, 9))
+    target = value["message"] if "message" in value and isinstance(value["message"], dict) and choice % 2 else value
+    keys = sorted(target)
+    if choice == 0 and keys:
+        target.pop(draw(st.sampled_from(keys)))
+    elif choice in (1, 2) and keys:
+        target[draw(st.sampled_from(keys))] = draw(json_value)
+    elif choice == 3:
+        target[draw(st.text(max_size=6))] = draw(json_value)
+    return value
+
+
+def serialize(draw: st.DrawFn, value: Any) -> str:
+    style = draw(st.integers(0, 3))
+    if style == 0:
+        return json.dumps(value)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=style != 1)
+
+
+def damage(draw: st.DrawFn, line: str) -> str:
+    """Sometimes damage the text of a line the way real files are damaged."""
+    choice = draw(st.integers(0, 14))
+    if choice == 0 and line:
+        return line[: draw(st.integers(0, len(line) - 1))]  # truncated write
+    if choice == 1:
+        position = draw(st.integers(0, len(line)))
+        return line[:position] + draw(st.sampled_from(("}", "{", '"', ",", "\\", "\x00", " ", "]"))) + line[position:]
+    if choice == 2:
+        return line + "\r"
+    if choice == 3:
+        return draw(st.sampled_from(("", "   ", "null", "42", "[]", '"x"', "{}", "{}{}", "\ufeff{}")))
+    return line
+
+
+@st.composite
+def session_text(draw: st.DrawFn) -> str:
+    """A file that starts like an Elyra or thndrs session (or neither), with mutated, damaged and glued lines."""
+    kind = draw(st.sampled_from(("elyra", "thndrs", "plain")))
+    count = draw(st.integers(0, 10))
+    values: list[Any] = []
+    if kind == "elyra":
+        if draw(st.integers(0, 9)):
+            values.append(elyra_header(draw(st.sampled_from((3, 3, 2, None, 1, 4, 0, "3", 2.5)))))
+        values += [draw(elyra_entry()) for _ in range(count)]
+    elif kind == "thndrs":
+        values += [draw(thndrs_record()) for _ in range(count + 1)]
+        if draw(st.integers(0, 4)):
+            values[0] = {"type": "session_meta", "schema_version": 1, "time": "2026-03-01T09:15:00Z",
+                         "session_id": "session-20260301-091500", "cwd": "/w", "title": "t", "provider": "p",
+                         "model": "m", "websearch": "off", "app_version": "0.1.0"}
+        seqs = draw(st.lists(st.integers(0, len(values) + 2), min_size=len(values), max_size=len(values)))
+        ordered = draw(st.booleans())
+        for number, record in enumerate(values):
+            record["seq"] = number if ordered else seqs[number]
+    else:
+        values += [draw(json_value) for _ in range(count)]
+    lines = []
+    for value in values:
+        if isinstance(value, dict) and draw(st.integers(0, 3)) == 0:
+            value = mutate(draw, value)
+        lines.append(damage(draw, serialize(draw, value)))
+    if len(lines) > 2 and draw(st.integers(0, 5)) == 0:  # two records glued on one line
+        at = draw(st.integers(1, len(lines) - 1))
+        lines[at - 1 : at + 1] = [lines[at - 1] + lines[at]]
+    return "\n".join(lines) + draw(st.sampled_from(("\n", "\n", "", "\n\n", "\n  ")))
+
+
+FRAGMENTS = ('"', "{", "}", ",", ":", "\n", "\\", " ", "null", '"parentId":', '"id":"a1b2c3d4"', '"type":"session"',
+             '"seq":3', '"toolCallId":"toolu_1"', '"turn_id":"turn_2"', "a1b2c3d4", "deadbeef", "toolu_1", "é", "\U0001f600")
+
+
+@st.composite
+def insertion(draw: st.DrawFn) -> str:
+    pieces = draw(st.lists(
+        st.sampled_from(FRAGMENTS) | st.text(max_size=4) | session_text().map(lambda t: t.split("\n")[0] + "\n"),
+        max_size=3))
+    return "".join(pieces)
+
+
+# --- properties ------------------------------------------------------------------------------------------------
+
+
+@COMMON
+@given(st.binary(max_size=600))
+def test_arbitrary_bytes(data: bytes) -> None:
+    text, bad = decode_bytes(data)
+    analyze_checked(text, [Span(line, start, line, end) for line, start, end in bad])
+
+
+@COMMON
+@given(st.lists(st.sampled_from([f.encode() for f in FRAGMENTS] + [b"\xff", b"\xc3", b"\xe2\x82", b"\n", b"{}"])
+                | st.binary(max_size=4), max_size=60).map(b"".join))
+def test_byte_soup_of_json_pieces(data: bytes) -> None:
+    text, bad = decode_bytes(data)
+    analyze_checked(text, [Span(line, start, line, end) for line, start, end in bad])
+
+
+@COMMON
+@given(st.lists(json_value.map(lambda v: json.dumps(v, ensure_ascii=False)), max_size=12))
+def test_arbitrary_json_lines(lines: list[str]) -> None:
+    analyze_checked("\n".join(lines) + "\n")
+
+
+@COMMON
+@given(session_text())
+def test_session_shaped_lines_with_mutations(text: str) -> None:
+    analyze_checked(text)
+
+
+@COMMON
+@given(st.sampled_from([elyra_header(3)]), st.lists(st.sampled_from(IDS[:4]), min_size=1, max_size=6))
+def test_parent_cycles_do_not_hang(header: dict[str, Any], chain: list[str]) -> None:
+    """Entries whose parents loop back (self-parent included): pi hangs on them, the checker must not."""
+    entries = [{"type": "message", "id": entry_id, "parentId": chain[(number + 1) % len(chain)],
+                "timestamp": "2026-03-01T09:15:00.000Z", "message": {"role": "user", "content": "x", "timestamp": 1}}
+               for number, entry_id in enumerate(chain)]
+    analyze_checked("\n".join(json.dumps(v) for v in [header, *entries]) + "\n")
+
+
+def position(lines: list[str], line: int, col: int) -> int:
+    """Offset in the joined text of (line, col), a column past the end meaning the end, as LSP has it."""
+    return sum(len(text) + 1 for text in lines[:line]) + min(col, len(lines[line]))
+
+
+@settings(COMMON, max_examples=150)
+@given(session_text(), st.data())
+def test_incremental_edits_match_a_fresh_analysis(text: str, data: st.DataObject) -> None:
+    with time_limit():
+        document = analyze(text, Options())
+        document.diagnostics()
+    for _ in range(data.draw(st.integers(1, 6), label="edits")):
+        lines = document.lines
+        last = len(lines) - 1
+        start_line = data.draw(st.integers(0, last) | st.just(last), label="start line")  # the end is special
+        if data.draw(st.booleans(), label="whole line"):
+            start_col, end_line, end_col = 0, start_line, len(lines[start_line])
+        else:
+            start_col = data.draw(st.integers(0, len(lines[start_line]) + 1), label="start col")
+            end_line = data.draw(st.integers(start_line, min(start_line + 3, last)), label="end line")
+            low = start_col if end_line == start_line else 0
+            end_col = data.draw(st.integers(low, max(low, len(lines[end_line]) + 1)), label="end col")
+        new_text = data.draw(st.just("") | insertion(), label="new text")
+        before = "\n".join(lines)
+        wanted = (before[: position(lines, start_line, start_col)] + new_text
+                  + before[position(lines, end_line, end_col):])
+        with time_limit():
+            document.edit(start_line, start_col, end_line, end_col, new_text)
+            incremental = document.diagnostics()
+            fresh = analyze(wanted, Options())
+            expected = fresh.diagnostics()
+        assert document.text == wanted
+        assert document.format == fresh.format
+        assert incremental == expected
+        assert_well_formed(incremental, wanted)

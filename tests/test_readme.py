@@ -1,0 +1,87 @@
+"""README.md stays true: its rule list is the registry's, and it documents the commands and options that exist."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+from pathlib import Path
+from types import ModuleType
+
+from session_lsp import cli
+from session_lsp.analysis.registry import PLANNED, RULES
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+
+def generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gen_rules_doc", ROOT / "tools" / "gen_rules_doc.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_rules_section_is_generated_from_the_registry() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert generator().update(text) == text, "README.md is out of date: run `python tools/gen_rules_doc.py`"
+
+
+def test_the_rules_section_lists_every_rule_once_and_marks_planned_ones() -> None:
+    gen = generator()
+    section = gen.render()
+    rows = [line for line in section.splitlines() if re.match(r"^\| [A-Z]{3}\d{3} \|", line)]
+    assert [row.split("|")[1].strip() for row in rows] == list(RULES)
+    for row, rule in zip(rows, RULES.values()):
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        assert cells[2] == rule.severity.label
+        assert (gen.NOT_YET in cells[1]) is (rule.code in PLANNED)
+
+
+def test_the_generator_refuses_a_readme_without_markers() -> None:
+    gen = generator()
+    try:
+        gen.update("# no markers here\n")
+    except ValueError as error:
+        assert "rules section" in str(error)
+    else:
+        raise AssertionError("update() accepted a README without markers")
+
+
+def test_the_two_setup_commands_come_first() -> None:
+    text = README.read_text(encoding="utf-8")
+    first_block = re.search(r"```sh\n(.*?)```", text, re.S)
+    assert first_block is not None
+    commands = [line.split("#")[0].strip() for line in first_block.group(1).splitlines()]
+    assert commands == ["make demo", "make test"]
+
+
+def test_sections_for_the_server_and_editors_exist() -> None:
+    headings = re.findall(r"^## (.+)$", README.read_text(encoding="utf-8"), re.M)
+    for heading in ("Command line", "Language server", "Editors", "Rules", "Adding a rule", "Benchmarks"):
+        assert heading in headings
+
+
+def _options(parser: argparse.ArgumentParser) -> set[str]:
+    found: set[str] = set()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _options(sub)
+        found |= {option for option in action.option_strings if option.startswith("--") and option != "--help"}
+    return found
+
+
+def test_every_command_line_option_is_documented() -> None:
+    text = README.read_text(encoding="utf-8")
+    missing = sorted(option for option in _options(cli.build_parser()) if f"`{option}" not in text)
+    assert not missing, f"options not described in README.md: {missing}"
+
+
+def test_every_check_format_and_fail_on_level_is_documented() -> None:
+    text = README.read_text(encoding="utf-8")
+    for value in ("text", "json", "github"):
+        assert f"`--format {value}`" in text
+    for level in cli.FAIL_LEVELS:
+        assert f"`{level}`" in text
