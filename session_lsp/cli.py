@@ -81,13 +81,22 @@ def collect(paths: Sequence[str], stdin_name: str | None) -> tuple[list[Source],
     per path that cannot be used."""
     sources: list[Source] = []
     problems: list[str] = []
+    seen: set[str] = set()
+
+    def add(source: Source) -> None:
+        key = os.path.realpath(source.path) if source.path is not None else STDIN
+        if key not in seen:  # a file named twice, or inside a folder also named, is checked once
+            seen.add(key)
+            sources.append(source)
+
     for path in paths:
         if path == STDIN:
-            sources.append(Source(stdin_name or "<stdin>", None))
+            add(Source(stdin_name or "<stdin>", None))
         elif os.path.isdir(path):
-            sources.extend(Source(found, found) for found in _walk(path, problems))
+            for found in _walk(path, problems):
+                add(Source(found, found))
         elif os.path.exists(path):
-            sources.append(Source(path, path))
+            add(Source(path, path))
         else:
             problems.append(f"{path}: no such file or directory")
     return sources, problems

@@ -384,3 +384,9 @@ def test_the_installed_script_runs(broken: Path) -> None:
                             text=True, timeout=60)
     assert result.returncode == cli.EXIT_FOUND
     assert result.stdout.splitlines()[0].startswith(f"{broken}:5:")
+
+
+def test_a_file_named_twice_is_checked_once(capsys: pytest.CaptureFixture[str], broken: Path) -> None:
+    _, out, _ = run(capsys, "check", str(broken), str(broken.parent), str(broken))
+    assert out.splitlines()[:-1] == expected_text(broken, core(broken))
+    assert out.splitlines()[-1].startswith("1 file checked")

@@ -112,12 +112,11 @@ class SessionServer(LanguageServer):
         return bool(edit and edit.document_changes)
 
     def settings_changed(self, rules: RuleFilter) -> None:
-        changed = rules != self.rules
-        self.rules = rules
         first = not self._settings_ready.is_set()
         self._settings_ready.set()
-        if not changed:
+        if rules == self.rules:
             return
+        self.rules = rules
         self.settings_generation += 1
         if self.pull:
             refresh = self.client_capabilities.workspace and self.client_capabilities.workspace.diagnostics
@@ -127,6 +126,8 @@ class SessionServer(LanguageServer):
             self.publisher.schedule_all()
 
     async def settings_loaded(self) -> None:
+        if self._settings_ready.is_set():
+            return
         try:
             await asyncio.wait_for(self._settings_ready.wait(), SETTINGS_WAIT)
         except TimeoutError:

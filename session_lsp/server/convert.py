@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pygls.uris import from_fs_path
 
-from ..analysis import Diagnostic, Span, features
+from ..analysis import Diagnostic, Span
 from ..analysis.text import Encoding, from_units, to_units
+
+if TYPE_CHECKING:
+    from ..analysis import features
 
 SOURCE = "session-lsp"
 

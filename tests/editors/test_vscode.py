@@ -125,6 +125,7 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
     try:
         _wait_for_port(port, process, 60)
         yield {"url": f"http://127.0.0.1:{port}/?folder={session_file.parent}", "pgid": process.pid,
+               "settings": user_data / "User" / "settings.json",
                "started": started, "log": tmp_path / "code-server.log"}
     finally:
         try:
@@ -146,7 +147,8 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     out = tmp_path / "e2e.json"
     left = BUDGET - (time.monotonic() - float(code_server["started"]))  # type: ignore[arg-type]
     env = {**os.environ, "E2E_URL": str(code_server["url"]), "E2E_FILE": session_file.name,
-           "E2E_HOVER": f"{hover[0]},{hover[1]}", "E2E_OUT": str(out), "E2E_SCREENSHOTS": str(ARTIFACTS),
+           "E2E_HOVER": f"{hover[0]},{hover[1]}", "E2E_OUT": str(out),
+           "E2E_SETTINGS": str(code_server["settings"]), "E2E_SCREENSHOTS": str(ARTIFACTS),
            "PLAYWRIGHT_CORE": str(PLAYWRIGHT), "CHROMIUM": str(which("chromium"))}
     completed = subprocess.run(["node", str(Path(__file__).parent / "vscode" / "e2e.js")], env=env,
                                capture_output=True, text=True, timeout=max(left, 30))
@@ -185,3 +187,9 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
 
     assert "context at line" in data["context_tab"]
     assert "Model context from line" in data["context_text"], data["context_text"]
+
+    # No server can start: exactly one notification, and it names the setting to fix.
+    toasts = [toast for toast in data["no_server_toasts"] if "Session LSP" in toast or "session-lsp" in toast]
+    assert len(toasts) == 1, data["no_server_toasts"]
+    assert "/nonexistent/session-lsp" in toasts[0] and "sessionLsp.server.path" in toasts[0], toasts[0]
+    assert "no server" in data["no_server_status"]

@@ -195,3 +195,8 @@ def codes(diagnostics: Sequence[types.Diagnostic]) -> set[str]:
     return {str(d.code) for d in diagnostics}
 
 
+def problems(diagnostics: Sequence[types.Diagnostic]) -> list[types.Diagnostic]:
+    """Errors and warnings: what a clean session has none of (an Elyra file always has its ELY047 leaf note)."""
+    return [d for d in diagnostics if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)]
+
+

@@ -45,7 +45,8 @@ def elyra_lines(user_text: str = "Where is the parser?") -> list[str]:
 
 
 def elyra_broken() -> str:
-    """Line 2 (0-based) is cut off mid-value (ELY001); line 4's parent names no entry (ELY042)."""
+    """Line 2 (0-based) is cut off mid-value (ELY001), so line 3 loses its parent; line 4's parent names no
+    entry (ELY042 on both)."""
     lines = elyra_lines()
     lines[2] = lines[2][:60]
     entries = elyra_entries()

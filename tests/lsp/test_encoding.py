@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from lsprotocol import types
-from lsp_harness import Editor, shape
+from lsp_harness import Editor, problems, shape
 from lsp_sessions import elyra_entries
 
 from session_lsp.analysis.text import Encoding
@@ -66,10 +66,10 @@ async def test_edits_after_an_emoji_land_where_the_client_means(editor: Editor) 
     editor.client.text_document_did_change(types.DidChangeTextDocumentParams(
         types.VersionedTextDocumentIdentifier(uri=URI, version=editor.versions[URI]),
         [types.TextDocumentContentChangePartial(range=rng, text="")]))
-    assert await editor.diagnostics(URI) == []
+    assert problems(await editor.diagnostics(URI)) == []
     # Insert right after the emoji: the text must go between the emoji and the space after it.
     emoji_end = line.index("😀") + 1
     after = await editor.edit(URI, 1, emoji_end, 1, emoji_end, "\\u00e9")
-    assert after == []
+    assert problems(after) == [] and shape(after) == editor.expected(URI)
     broken = await editor.edit(URI, 1, emoji_end, 1, emoji_end, '"')
     assert broken and shape(broken) == editor.expected(URI)

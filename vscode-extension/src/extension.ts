@@ -4,7 +4,17 @@
  * files too large for VS Code to hand to an extension (over 50 MB).
  */
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
+import {
+  CloseAction,
+  ErrorAction,
+  ErrorHandler,
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+  State,
+  TransportKind,
+} from "vscode-languageclient/node";
 
 import { Discovery, discover } from "./discovery";
 import { nodeProbes, pythonExtensionInterpreter } from "./probes";
@@ -115,12 +125,17 @@ class Session implements vscode.Disposable {
       outputChannel: this.output,
       traceOutputChannel: this.output,
       diagnosticCollectionName: "session-lsp",
+      // Failures are logged to the output channel; the one notification comes from notifyOnce.
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationFailedHandler: () => false,
+      errorHandler: this.errorHandler(launch.description),
     };
     const client = new LanguageClient(SECTION, "Session LSP", serverOptions, clientOptions);
     try {
       await client.start();
     } catch (error) {
-      const problem = `session-lsp did not start (${launch.description}): ${String(error)}. See the "Session LSP" output for the server's messages.`;
+      const reason = error instanceof Error ? error.message : String(error);
+      const problem = `session-lsp did not start (${launch.description}): ${reason}. The "Session LSP" output has the server's messages; set sessionLsp.server.path or sessionLsp.interpreter to use another one.`;
       this.output.error(problem);
       this.status.failed(problem);
       this.notifyOnce(problem);
@@ -134,6 +149,30 @@ class Session implements vscode.Disposable {
     });
     vscode.commands.executeCommand("setContext", "sessionLsp.active", true);
     this.activeEditorChanged();
+  }
+
+  /** Restart a server that crashed while running, at most 4 times in 3 minutes (vscode-languageclient's own
+   * policy); never restart one that did not get through initialize. Either way the user hears of it once. */
+  private errorHandler(description: string): ErrorHandler {
+    const crashes: number[] = [];
+    return {
+      error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+      closed: () => {
+        if (!this.client) return { action: CloseAction.DoNotRestart, handled: true };
+        const now = Date.now();
+        crashes.push(now);
+        while (crashes.length > 0 && now - crashes[0] > 180_000) crashes.shift();
+        if (crashes.length <= 4) {
+          this.output.warn(`the server (${description}) exited; restarting it`);
+          return { action: CloseAction.Restart, handled: true };
+        }
+        const problem = `session-lsp (${description}) crashed 5 times in 3 minutes and was not restarted. See the "Session LSP" output, then run Session LSP: Restart Server.`;
+        this.output.error(problem);
+        this.status.failed(problem);
+        this.notifyOnce(problem);
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    };
   }
 
   private async discover(): Promise<Discovery> {

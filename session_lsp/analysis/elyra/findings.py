@@ -1,7 +1,7 @@
 """Line-pass problems before they have columns: a code, a JSON path and which part of the member to mark.
 
-Checks only name paths; `to_issues` scans the line once with `jsonscan` to turn them into columns, so a clean
-line never pays for a scan.
+Checks only name paths; `to_issues` turns them into columns with `locate`, which walks just the path, so a clean
+line never pays for positions and a line with a note pays little.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from .. import jsonscan
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
+from . import locate
 
 
 class Mark(enum.Enum):
@@ -30,11 +30,10 @@ class Finding(NamedTuple):
 
 
 def to_issues(text: str, findings: list[Finding]) -> tuple[LineIssue, ...]:
-    root = jsonscan.scan(text)
     whole = _whole(text)
     out: list[LineIssue] = []
     for found in findings:
-        start, end = _span(text, root, found) or whole
+        start, end = _span(text, found) or whole
         out.append(LineIssue(found.code, start, end, found.message, found.severity))
     return tuple(out)
 
@@ -45,21 +44,22 @@ def _whole(text: str) -> tuple[int, int]:
     return start, start + len(stripped)
 
 
-def _span(text: str, root: jsonscan.Node | None, found: Finding) -> tuple[int, int] | None:
+def _span(text: str, found: Finding) -> tuple[int, int] | None:
     path = found.path
-    if not path or root is None:
+    if not path:
         return None
-    if found.mark is Mark.VALUE:
-        return jsonscan.value_span(text, path, root) or jsonscan.key_span(text, path, root)
-    if found.mark is Mark.KEY:
-        return jsonscan.key_span(text, path, root)
+    if found.mark is not Mark.MISSING:
+        spans = locate.spans(text, path)
+        if spans is None:
+            return None
+        key, value = spans
+        return key if found.mark is Mark.KEY and key is not None else value
     enclosing = path[:-1]
     if enclosing and isinstance(enclosing[-1], str):
-        return jsonscan.key_span(text, enclosing, root)
-    node = jsonscan.find(root, enclosing)
-    if node is None:
-        return None
-    if node.members:
-        _, start, end, _ = node.members[0]
-        return start, end
-    return node.start, node.end
+        spans = locate.spans(text, enclosing)
+        return None if spans is None else spans[0]
+    first = locate.first_key(text, enclosing)
+    if first is not None:
+        return first
+    spans = locate.spans(text, enclosing)
+    return None if spans is None else spans[1]

@@ -46,6 +46,8 @@ _ISO_TIME = re.compile(
     r"(?:T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?\Z"
 )
 """Any ISO-8601 form JavaScript's `Date` parses."""
+_is_pi_time = _PI_TIME.match
+_is_iso_time = _ISO_TIME.match
 _HEX = "0123456789abcdef"
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
 
@@ -62,7 +64,11 @@ def analyze_line(text: str, info: FormatInfo) -> LineResult:
         line = _DECODER.decode(text)
     except msgspec.DecodeError:
         return _slow(text, info)
-    return _object(text, line, info, [])
+    findings: list[Finding] = []
+    if line.type == "message":
+        facts, title = _entry(line, info, findings)
+        return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
+    return _object(text, line, info, findings)
 
 
 def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding]) -> LineResult:
@@ -140,7 +146,7 @@ def _header(text: str, header: Any, findings: list[Finding]) -> tuple[HeaderFact
                                     f"header `version` {version} is newer than this checker knows (3): pi loads "
                                     "it as it is, without migration or checks"))
     timestamp = header.timestamp
-    if timestamp is not UNSET and not _PI_TIME.match(timestamp) and not _ISO_TIME.match(timestamp):
+    if timestamp is not UNSET and not _is_pi_time(timestamp) and not _is_iso_time(timestamp):
         findings.append(Finding("ELY014", ("timestamp",), Mark.VALUE,
                                 f"header `timestamp` {timestamp!r} is not an ISO-8601 time: pi's session listing "
                                 "sorts by it and gets NaN"))
@@ -188,9 +194,9 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding]) -> Checked:
                                     "checks ids, but only hand edits or other tools write this shape"))
     time_fact = None
     if timestamp is not UNSET:
-        if _PI_TIME.match(timestamp):
+        if _is_pi_time(timestamp):
             time_fact = timestamp
-        elif not _ISO_TIME.match(timestamp):
+        elif not _is_iso_time(timestamp):
             findings.append(Finding("ELY035", ("timestamp",), Mark.VALUE,
                                     f"`timestamp` {timestamp!r} is not an ISO-8601 time: pi's tree ordering and "
                                     "\"modified\" dates become NaN"))
@@ -202,6 +208,8 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding]) -> Checked:
         parent is not UNSET,
         time_fact,
     )
+    if kind == "message":
+        return _message(entry, info, findings, base)
     check = _CHECKS.get(kind)
     if check is None:
         return EntryFacts(*base), ("entry without a type" if kind is UNSET else clip(kind))

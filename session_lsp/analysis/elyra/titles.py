@@ -33,10 +33,23 @@ def first_text(content: Any) -> str | None:
 
 
 def with_text(head: str, text: str | None) -> str:
-    text = text.lstrip()[: MAX_TITLE * 2] if text else ""
-    if not text.strip():
+    """`head: first words of text`, clipped to the title length."""
+    if not text:
+        return head
+    room = MAX_TITLE - len(head) - 2
+    if room < 8:
         return clip(head)
-    return clip(f"{head}: {text}")
+    snippet = text[:room]
+    if snippet.isprintable() and "  " not in snippet and snippet[:1] != " ":
+        if len(text) <= room:
+            return f"{head}: {snippet.rstrip()}"
+        return f"{head}: {snippet[: room - 1].rstrip()}…"
+    flat = " ".join(text.lstrip()[: room * 2].split())
+    if not flat:
+        return head
+    if len(flat) > room or len(text) > room * 2:
+        flat = flat[: room - 1].rstrip() + "…"
+    return f"{head}: {flat}"
 
 
 def tokens(value: Any) -> str:

@@ -1,38 +1,141 @@
-"""Quick fixes for diagnostics that have exactly one sensible repair. Every fix keeps every line's content."""
+"""Quick fixes for diagnostics that have exactly one sensible repair. Every fix keeps every line's content: it
+changes values, or splits a line, and never deletes one.
+
+Input is the core `Diagnostic`s the client sent for the range; a fix reads what it needs from the document (and
+from the diagnostic's `data` when the rule left a suggestion there).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
+from .. import jsonscan
 from ..diagnostics import Diagnostic, Span
 from ..document import Document
+from ..elyra.facts import EntryFacts
 from ..lines import LineKind, split_glued
-from .edits import replace_line
-from .types import CodeAction
+from ..thndrs.facts import RecordFacts
+from .edits import replace_line, replace_value
+from .snippets import fresh_id
+from .types import CodeAction, TextEdit
+from .values import elyra_parent_above
+from .views import elyra_view
+
+SEQ_CODES = ("THN030", "THN031", "THN032", "THN033")
 
 
 def _touches(diagnostic: Diagnostic, span: Span) -> bool:
     return diagnostic.span.line <= span.end_line and diagnostic.span.end_line >= span.line
 
 
+def _json(value: object) -> str:
+    return msgspec.json.encode(value).decode()
+
+
 def _split_glued(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
     line = diagnostic.span.line
-    if not 0 <= line < len(doc.lines) or doc.results[line].kind is not LineKind.GLUED:
+    if doc.results[line].kind is not LineKind.GLUED:
         return None
-    parts = doc.results[line].parts
-    pieces = split_glued(doc.lines[line], parts)
+    pieces = split_glued(doc.lines[line], doc.results[line].parts)
     edit = replace_line(doc.lines, line, "\n".join(pieces))
     return CodeAction(f"Split into {len(pieces)} lines", "quickfix", (edit,), (diagnostic.code,), True)
 
 
+def _reparent(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
+    line = diagnostic.span.line
+    data = diagnostic.data or {}
+    parent = data["suggested_parent"] if "suggested_parent" in data else elyra_parent_above(doc, line)
+    edit = replace_value(doc.lines, line, ("parentId",), _json(parent))
+    if edit is None:
+        return None
+    title = (f"Set parentId to {parent!r} (the entry above)" if parent is not None
+             else "Set parentId to null (no entry above: make this a root)")
+    return CodeAction(title, "quickfix", (edit,), (diagnostic.code,), True)
+
+
+_REFERENCE_FACTS = (("parent_id", ("parentId",)), ("target_id", ("targetId",)), ("from_id", ("fromId",)),
+                    ("first_kept_id", ("firstKeptEntryId",)))
+
+
+def _reid(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
+    """The later of two entries with one id gets a fresh id, and the lines written after it (up to the next entry
+    with that id) that name the id are pointed at it: pi appended them while it was the leaf, so they meant it."""
+    model = elyra_view(doc)
+    line = diagnostic.span.line
+    facts = doc.results[line].facts
+    if model is None or not isinstance(facts, EntryFacts) or facts.id is None:
+        return None
+    old = facts.id
+    data = diagnostic.data or {}
+    new = data.get("new_id") or fresh_id(f"{old}/{line}", lambda candidate: candidate in model.by_id)
+    edit = replace_value(doc.lines, line, ("id",), _json(new))
+    if edit is None:
+        return None
+    edits = [edit]
+    for number in range(line + 1, len(doc.lines)):
+        found = doc.results[number].facts
+        if not isinstance(found, EntryFacts):
+            continue
+        if found.id == old:
+            break
+        for attr, path in _REFERENCE_FACTS:
+            if getattr(found, attr) == old:
+                change = replace_value(doc.lines, number, path, _json(new))
+                if change is not None:
+                    edits.append(change)
+    moved = len(edits) - 1
+    title = f"Give this entry the fresh id {new!r}" + (f" and update the {moved} line{'s' if moved != 1 else ''} "
+                                                       "written after it" if moved else "")
+    return CodeAction(title, "quickfix", tuple(edits), (diagnostic.code,), True)
+
+
+def _hook_message(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
+    edit = replace_value(doc.lines, diagnostic.span.line, ("message", "role"), '"custom"')
+    if edit is None:
+        return None
+    return CodeAction('Rename role "hookMessage" to "custom"', "quickfix", (edit,), (diagnostic.code,), True)
+
+
+def _renumber(doc: Document, codes: tuple[str, ...]) -> CodeAction | None:
+    """seq 0, 1, 2, ... over the records in line order, as thndrs' writer numbers them."""
+    edits: list[TextEdit] = []
+    count = 0
+    for number, result in enumerate(doc.results):
+        facts = result.facts
+        if not isinstance(facts, RecordFacts):
+            continue
+        if facts.seq is not None and facts.seq != count:
+            found = jsonscan.value_span(doc.lines[number], ("seq",))
+            if found is not None:
+                edits.append(TextEdit(Span(number, found[0], number, found[1]), str(count)))
+        count += 1
+    if not edits:
+        return None
+    title = f"Renumber seq 0..{count - 1} in line order ({len(edits)} record{'s' if len(edits) != 1 else ''} change)"
+    return CodeAction(title, "quickfix", tuple(edits), codes, False)
+
+
+_FIXES = {"ELY002": _split_glued, "THN001": _split_glued, "ELY042": _reparent, "ELY040": _reid,
+          "ELY024": _hook_message}
+
+
 def code_actions(doc: Document, span: Span, diagnostics: Sequence[Diagnostic]) -> list[CodeAction]:
     out: list[CodeAction] = []
+    seq_codes: list[str] = []
     for diagnostic in diagnostics:
-        if not _touches(diagnostic, span):
+        if not _touches(diagnostic, span) or not 0 <= diagnostic.span.line < len(doc.lines):
             continue
-        fix = None
-        if diagnostic.code in ("ELY002", "THN001"):
-            fix = _split_glued(doc, diagnostic)
-        if fix is not None:
-            out.append(fix)
+        if diagnostic.code in SEQ_CODES:
+            seq_codes.append(diagnostic.code)
+            continue
+        fix = _FIXES.get(diagnostic.code)
+        action = fix(doc, diagnostic) if fix is not None else None
+        if action is not None:
+            out.append(action)
+    if seq_codes:
+        action = _renumber(doc, tuple(dict.fromkeys(seq_codes)))
+        if action is not None:
+            out.append(action)
     return out

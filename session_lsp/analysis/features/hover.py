@@ -1,10 +1,107 @@
-"""Hover."""
+"""Hover: a card of the entry a reference names, what a `type`/`role` value means, or what happens to a
+reference that names nothing. Reads the hovered line and the target line only."""
 
 from __future__ import annotations
 
+from ..detect import Kind
 from ..document import Document
+from ..registry import rule
+from . import cards, schemas
+from .cursor import Cursor, cursor_at, is_identity, reference_at
+from .navigation import FILE_FIELDS
 from .types import Hover
+
+DANGLING: dict[tuple[Kind, str], tuple[str, str]] = {
+    (Kind.ELYRA, "parentId"): ("entry", "ELY042"),
+    (Kind.ELYRA, "firstKeptEntryId"): ("entry", "ELY050"),
+    (Kind.ELYRA, "fromId"): ("entry", "ELY052"),
+    (Kind.ELYRA, "targetId"): ("entry", "ELY053"),
+    (Kind.ELYRA, "toolCallId"): ("tool call on this entry's path", "ELY070"),
+    (Kind.THNDRS, "turn_id"): ("`user` record starting this turn", "THN048"),
+    (Kind.THNDRS, "call_id"): ("earlier `tool_started` in this turn", "THN040"),
+    (Kind.THNDRS, "tool_call_id"): ("earlier `acp_permission_request`", "THN046"),
+    (Kind.THNDRS, "recovery_handle"): ("earlier compaction's recovery handle", "THN051"),
+    (Kind.THNDRS, "covered_start_seq"): ("record with this seq", "THN050"),
+    (Kind.THNDRS, "covered_end_seq"): ("record with this seq", "THN050"),
+    (Kind.THNDRS, "local_session_id"): ("session_meta with this session_id", "THN024"),
+    (Kind.THNDRS, "process_id"): ("open `running` shell_exec", "THN054"),
+}
+"""For a reference field: what it should name and the rule whose reason says what the agent does without it."""
+
+TAG_KEYS = ("type", "role")
 
 
 def hover(doc: Document, line: int, col: int) -> Hover | None:
+    if doc.format.kind is Kind.UNKNOWN:
+        return None
+    cursor = cursor_at(doc, line, col)
+    if cursor is None:
+        return None
+    span = cursor.value_span or cursor.span
+    if doc.format.kind is Kind.ELYRA and cursor.field in FILE_FIELDS and cursor.value is not None:
+        return Hover(_file(doc, cursor.field, cursor.value), span)
+    reference = reference_at(doc, cursor)
+    if reference is not None:
+        if reference.target is None:
+            return Hover(_dangling(doc, reference.field, reference.value), span)
+        call = cards.tool_call_card(doc, reference.target, reference.value) if reference.field == "toolCallId" else ""
+        head = f"`{reference.field}` → line {reference.target + 1}"
+        return Hover(head + "\n\n" + (call or cards.card(doc, reference.target)), span)
+    if is_identity(doc, cursor):
+        return Hover(cards.card(doc, line, incoming=True), span)
+    if cursor.field == "id" and cursor.value is not None and len(cursor.path) > 1:
+        call = cards.tool_call_card(doc, line, cursor.value)
+        if call:
+            return Hover(call, span)
+    if cursor.field in TAG_KEYS and cursor.value is not None:
+        text = _tag_card(doc, cursor)
+        if text is not None:
+            return Hover(text, cursor.value_span or cursor.span)
     return None
+
+
+_FILE_MEANING = {
+    "parentSession": "the session file this one was forked or branched from",
+    "branchedFrom": "the legacy (v1/v2) name of `parentSession`: the file this session was branched from; current "
+                    "pi ignores this key",
+    "fullOutputPath": "the file holding the command's full output",
+}
+
+
+def _file(doc: Document, field: str, path: str) -> str:
+    text = f"`{field}`: {_FILE_MEANING[field]}\n\n`{path}`"
+    exists = doc.options.exists
+    if exists is not None and not exists(path):
+        text += "\n\nThis file does not exist: go to definition has nowhere to go."
+    return text
+
+
+def _dangling(doc: Document, field: str, value: str) -> str:
+    what, code = DANGLING.get((doc.format.kind, field), ("entry", ""))
+    text = f"`{field}` **`{value}`** resolves to nothing: there is no {what} with this value."
+    if code:
+        found = rule(code)
+        text += f"\n\n{found.reason[:1].upper()}{found.reason[1:]} ({code} {found.name})"
+    return text
+
+
+def _tag_card(doc: Document, cursor: Cursor) -> str | None:
+    """What a `type`/`role` value means: the Struct it selects and that Struct's fields."""
+    kind = doc.format.kind
+    container = cursor.path[:-1]
+    levels = cards.levels_of(doc, cursor.line, container)
+    union = schemas.type_at(kind, container, levels)
+    if union is None:
+        return None
+    tagged = schemas.tag_values(union)
+    if tagged is None or tagged[0] != cursor.field:
+        return None
+    struct = next((s for s in tagged[1] if s.tag == cursor.value), None)
+    if struct is None:
+        known = ", ".join(f"`{s.tag}`" for s in tagged[1])
+        return f"`{cursor.field}` **`{cursor.value}`** is not a known {cursor.field}. Known: {known}."
+    doc_text = (struct.cls.__doc__ or "").strip()
+    head = f"**{cursor.field} `{struct.tag}`**" + (f" — {doc_text.splitlines()[0]}" if doc_text else "")
+    rows = [f"- `{f.name}`: {schemas.type_name(f.type)}, {'required' if f.required else 'optional'}"
+            for f in schemas.fields_of(struct) if f.name != cursor.field]
+    return head + "\n\n" + ("\n".join(rows) if rows else "no other fields")

@@ -7,8 +7,9 @@ paths into columns only when there is a finding, so a clean record costs a few a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import msgspec
@@ -42,10 +43,6 @@ class Finding(NamedTuple):
     message: str
     key: bool = False
     """Point at the member's key instead of its value."""
-
-
-def time_ok(value: str) -> bool:
-    return TIME.fullmatch(value) is not None
 
 
 def title_problem(title: str) -> str | None:
@@ -99,156 +96,219 @@ def _plan(cls: type) -> tuple[tuple[str, int, Any], ...]:
     return tuple(steps)
 
 
-def large_integers(obj: msgspec.Struct, path: Path = ()) -> Iterator[tuple[Path, int]]:
-    """Every u64 value above 2^53, in field order (which is the order of a canonical line)."""
+def has_u64_beyond_seq(cls: type) -> bool:
+    return any(step[0] != "seq" for step in _plan(cls))
+
+
+@lru_cache(maxsize=None)
+def _detector(cls: type) -> Callable[[Any], bool]:
+    """A predicate "does this Struct hold a u64 above 2^53?", specialised to the class: one C call reads all its
+    integer fields, so the common answer (no) costs a short loop."""
+    plan = _plan(cls)
+    names = tuple(name for name, kind, _ in plan if kind == _INT)
+    read = attrgetter(*names) if len(names) > 1 else None
+    single = names[0] if len(names) == 1 else None
+    structs = tuple((name, _detector(sub)) for name, kind, sub in plan if kind == _STRUCT)
+    lists = tuple((name, _detector(sub)) for name, kind, sub in plan if kind == _LIST)
+
+    def detect(obj: Any) -> bool:
+        if read is not None:
+            for value in read(obj):
+                if value is not None and value > JS_SAFE:
+                    return True
+        elif single is not None:
+            value = getattr(obj, single)
+            if value is not None and value > JS_SAFE:
+                return True
+        for name, inner in structs:
+            value = getattr(obj, name)
+            if value is not None and inner(value):
+                return True
+        for name, inner in lists:
+            for item in getattr(obj, name):
+                if inner(item):
+                    return True
+        return False
+
+    return detect
+
+
+def large_integers(record: msgspec.Struct) -> list[tuple[Path, int]]:
+    """Every u64 value above 2^53 in the record, in field order (which is the order of a canonical line)."""
+    if not _detector(type(record))(record):
+        return []
+    found: list[tuple[Path, int]] = []
+    _collect(record, (), found)
+    return found
+
+
+def _collect(obj: msgspec.Struct, path: Path, found: list[tuple[Path, int]]) -> None:
     for name, kind, sub in _plan(type(obj)):
         value = getattr(obj, name)
         if value is None:
             continue
         if kind == _INT:
             if value > JS_SAFE:
-                yield (*path, name), value
+                found.append(((*path, name), value))
         elif kind == _STRUCT:
-            yield from large_integers(value, (*path, name))
+            _collect(value, (*path, name), found)
         else:
             for index, item in enumerate(value):
-                yield from large_integers(item, (*path, name, index))
+                _collect(item, (*path, name, index), found)
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Record checks
+# Record checks: each returns a (usually empty) list and returns early when the record is ordinary.
+
+_NONE: list[Finding] = []
 
 
-def _envelope(record: Any) -> Iterator[Finding]:
+def envelope(record: Any, time_ok: bool) -> list[Finding]:
+    found: list[Finding] = []
     if record.schema_version != 1:
-        yield Finding("THN034", ("schema_version",),
-                      f"schema_version {record.schema_version} is not 1: every known thndrs build writes 1 (it is "
-                      "never checked on read, so this record was written by something else or edited)")
-    if not time_ok(record.time):
-        yield Finding("THN036", ("time",),
-                      f"time {record.time!r} is not YYYY-MM-DDTHH:MM:SSZ: thndrs only writes that exact UTC form "
-                      "(it stores the value opaquely, so this comes from an edit or another writer)")
+        found.append(Finding("THN034", ("schema_version",),
+                             f"schema_version {record.schema_version} is not 1: every known thndrs build writes 1 (it "
+                             "is never checked on read, so this record was written by something else or edited)"))
+    if not time_ok:
+        found.append(Finding("THN036", ("time",),
+                             f"time {record.time!r} is not YYYY-MM-DDTHH:MM:SSZ: thndrs only writes that exact UTC "
+                             "form (it stores the value opaquely, so this comes from an edit or another writer)"))
+    return found
 
 
-def _title(path: Path, title: str) -> Iterator[Finding]:
+def _title(path: Path, title: str) -> list[Finding]:
     problem = title_problem(title)
-    if problem is not None:
-        yield Finding("THN061", path, f"the title {problem}: later thndrs builds reject such names when renaming")
+    if problem is None:
+        return _NONE
+    return [Finding("THN061", path, f"the title {problem}: later thndrs builds reject such names when renaming")]
 
 
-def _session_meta(record: s.SessionMeta) -> Iterator[Finding]:
+def _session_meta(record: s.SessionMeta) -> list[Finding]:
+    found = _title(("title",), record.title)
     if SESSION_ID.fullmatch(record.session_id) is None:
-        yield Finding("THN023", ("session_id",),
-                      f"session id {record.session_id!r} is not session-YYYYMMDD-HHMMSS[-N]: thndrs generates ids "
-                      "that way, so this one comes from a hand edit or a test")
-    yield from _title(("title",), record.title)
+        found = [Finding("THN023", ("session_id",),
+                         f"session id {record.session_id!r} is not session-YYYYMMDD-HHMMSS[-N]: thndrs generates ids "
+                         "that way, so this one comes from a hand edit or a test"), *found]
+    return found
 
 
-def _unnamed(record: s.ToolStarted | s.ToolFinished) -> Iterator[Finding]:
-    if record.call_id == "?":
-        yield Finding("THN044", ("call_id",),
-                      "call_id \"?\": thndrs writes this when the tool row had no name#id suffix, so this record "
-                      "cannot be paired with its start or finish")
+def _unnamed() -> Finding:
+    return Finding("THN044", ("call_id",),
+                   "call_id \"?\": thndrs writes this when the tool row had no name#id suffix, so this record cannot "
+                   "be paired with its start or finish")
 
 
-def _tool_started(record: s.ToolStarted) -> Iterator[Finding]:
-    yield from _unnamed(record)
+def _tool_started(record: s.ToolStarted) -> list[Finding]:
     name, mcp = record.name, record.mcp
-    derived = name.startswith("mcp__") and "__" in name[5:]
-    if derived and mcp is None:
-        yield Finding("THN058", ("name",),
-                      f"tool {name!r} is named like an MCP tool (mcp__<server>__<tool>) but has no `mcp` metadata: "
-                      "the writer derives `mcp` from the name")
-    elif mcp is not None and name != f"mcp__{mcp.server_name}__{mcp.original_tool_name}":
+    if mcp is None and record.call_id != "?" and not name.startswith("mcp__"):
+        return _NONE
+    found = [_unnamed()] if record.call_id == "?" else []
+    if mcp is None:
+        if name.startswith("mcp__") and "__" in name[5:]:
+            found.append(Finding("THN058", ("name",),
+                                 f"tool {name!r} is named like an MCP tool (mcp__<server>__<tool>) but has no `mcp` "
+                                 "metadata: the writer derives `mcp` from the name"))
+    elif name != f"mcp__{mcp.server_name}__{mcp.original_tool_name}":
         expected = f"mcp__{mcp.server_name}__{mcp.original_tool_name}"
-        yield Finding("THN058", ("mcp",),
-                      f"`mcp` says {expected!r} but the tool is named {name!r}: the writer derives `mcp` from the "
-                      "name, so they should agree")
+        found.append(Finding("THN058", ("mcp",),
+                             f"`mcp` says {expected!r} but the tool is named {name!r}: the writer derives `mcp` from "
+                             "the name, so they should agree"))
+    return found
 
 
-def _tool_finished(record: s.ToolFinished) -> Iterator[Finding]:
-    yield from _unnamed(record)
-    if record.status == "Running":
-        yield Finding("THN045", ("status",),
-                      "a finished tool with status \"Running\": thndrs writes tool_finished only once the tool "
-                      "stopped; replay shows it as still running")
+def _tool_finished(record: s.ToolFinished) -> list[Finding]:
     artifact = record.artifact
+    if artifact is None and record.call_id != "?" and record.status != "Running":
+        return _NONE
+    found = [_unnamed()] if record.call_id == "?" else []
+    if record.status == "Running":
+        found.append(Finding("THN045", ("status",),
+                             "a finished tool with status \"Running\": thndrs writes tool_finished only once the "
+                             "tool stopped; replay shows it as still running"))
     if artifact is not None:
         if ARTIFACT_HANDLE.fullmatch(artifact.handle) is None:
-            yield Finding("THN059", ("artifact", "handle"),
-                          f"artifact handle {artifact.handle!r} is not artifact_v1_ + 64 hex digits: it was produced "
-                          "by a different artifact store, so thndrs will not find <handle>.body")
+            found.append(Finding("THN059", ("artifact", "handle"),
+                                 f"artifact handle {artifact.handle!r} is not artifact_v1_ + 64 hex digits: it was "
+                                 "produced by a different artifact store, so thndrs will not find <handle>.body"))
         if artifact.schema_version != 1:
-            yield Finding("THN059", ("artifact", "schema_version"),
-                          f"artifact schema_version {artifact.schema_version} is not 1: produced by a different "
-                          "artifact store")
+            found.append(Finding("THN059", ("artifact", "schema_version"),
+                                 f"artifact schema_version {artifact.schema_version} is not 1: produced by a "
+                                 "different artifact store"))
+    return found
 
 
-def _file_write(record: s.FileWrite) -> Iterator[Finding]:
+def _file_write(record: s.FileWrite) -> list[Finding]:
     hash_null, bytes_null = record.before_hash is None, record.before_bytes is None
     if record.op == "create":
-        for name, null in (("before_hash", hash_null), ("before_bytes", bytes_null)):
-            if not null:
-                yield Finding("THN052", (name,),
-                              f"op \"create\" with a {name}: the writer writes null for a file that did not exist "
-                              "before")
-    elif hash_null and bytes_null:
-        yield Finding("THN052", ("before_hash",),
-                      f"op {record.op!r} with null before_hash and before_bytes: the writer records the previous "
-                      "hash and size of the file it replaced or edited")
-    elif hash_null != bytes_null:
+        return [Finding("THN052", (name,),
+                        f"op \"create\" with a {name}: the writer writes null for a file that did not exist before")
+                for name, null in (("before_hash", hash_null), ("before_bytes", bytes_null)) if not null]
+    if hash_null and bytes_null:
+        return [Finding("THN052", ("before_hash",),
+                        f"op {record.op!r} with null before_hash and before_bytes: the writer records the previous "
+                        "hash and size of the file it replaced or edited")]
+    if hash_null != bytes_null:
         name = "before_hash" if hash_null else "before_bytes"
-        yield Finding("THN052", (name,),
-                      f"{name} is null but the other before_* value is not: the writer derives both from the same "
-                      "previous state")
+        return [Finding("THN052", (name,),
+                        f"{name} is null but the other before_* value is not: the writer derives both from the same "
+                        "previous state")]
+    return _NONE
 
 
-def _shell_exec(record: s.ShellExec) -> Iterator[Finding]:
-    if record.process_status not in PROCESS_STATUSES:
-        yield Finding("THN053", ("process_status",),
-                      f"process_status {record.process_status!r} is not one of ok, failed, timeout, cancelled, "
-                      "running: the writer uses only these labels")
-    if record.kind not in SHELL_KINDS:
-        yield Finding("THN053", ("kind",),
-                      f"kind {record.kind!r} is not one-shot or background: the writer uses only these labels")
-    if record.process_status == "running" and record.process_id is None:
-        yield Finding("THN053", ("process_status",),
-                      "a running shell record without process_id: background starts always carry the registry "
-                      "id, and without it the terminal record cannot be matched")
+def _shell_exec(record: s.ShellExec) -> list[Finding]:
+    status, kind = record.process_status, record.kind
+    running = status == "running" and record.process_id is None
+    if status in PROCESS_STATUSES and kind in SHELL_KINDS and not running:
+        return _NONE
+    found: list[Finding] = []
+    if status not in PROCESS_STATUSES:
+        found.append(Finding("THN053", ("process_status",),
+                             f"process_status {status!r} is not one of ok, failed, timeout, cancelled, running: the "
+                             "writer uses only these labels"))
+    if kind not in SHELL_KINDS:
+        found.append(Finding("THN053", ("kind",),
+                             f"kind {kind!r} is not one-shot or background: the writer uses only these labels"))
+    if running:
+        found.append(Finding("THN053", ("process_status",),
+                             "a running shell record without process_id: background starts always carry the "
+                             "registry id, and without it the terminal record cannot be matched"))
+    return found
 
 
-def _queued_input(record: s.QueuedInput) -> Iterator[Finding]:
-    if record.kind not in QUEUE_KINDS:
-        yield Finding("THN055", ("kind",),
-                      f"queue kind {record.kind!r} is not steering or follow-up: thndrs has only these two queues")
+def _queued_input(record: s.QueuedInput) -> list[Finding]:
+    if record.kind in QUEUE_KINDS:
+        return _NONE
+    return [Finding("THN055", ("kind",),
+                    f"queue kind {record.kind!r} is not steering or follow-up: thndrs has only these two queues")]
 
 
-def _usage(record: s.Usage) -> Iterator[Finding]:
-    if record.input_tokens == 0 and record.output_tokens == 0:
-        yield Finding("THN056", (), "usage with 0 input and 0 output tokens: the writer never writes an empty "
-                                    "increment")
+def _usage(record: s.Usage) -> list[Finding]:
+    if record.input_tokens or record.output_tokens:
+        return _NONE
+    return [Finding("THN056", (), "usage with 0 input and 0 output tokens: the writer never writes an empty "
+                                  "increment")]
 
 
-def _request_accounting(record: s.RequestAccounting) -> Iterator[Finding]:
-    if record.accounting.turn_id != record.turn_id:
-        yield Finding("THN057", ("accounting", "turn_id"),
-                      f"accounting.turn_id {record.accounting.turn_id!r} differs from the record's turn_id "
-                      f"{record.turn_id!r}: both come from the same turn")
+def _request_accounting(record: s.RequestAccounting) -> list[Finding]:
+    if record.accounting.turn_id == record.turn_id:
+        return _NONE
+    return [Finding("THN057", ("accounting", "turn_id"),
+                    f"accounting.turn_id {record.accounting.turn_id!r} differs from the record's turn_id "
+                    f"{record.turn_id!r}: both come from the same turn")]
 
 
-def _permission_request(record: s.AcpPermissionRequest) -> Iterator[Finding]:
-    for index, option in enumerate(record.options):
-        if option.kind not in OPTION_KINDS:
-            yield Finding("THN060", ("options", index, "kind"),
-                          f"option kind {option.kind!r} is not allow once, allow always, reject once, reject always "
-                          "or unknown (or the underscore forms): it is only a display label, shown as written")
+def _permission_request(record: s.AcpPermissionRequest) -> list[Finding]:
+    return [Finding("THN060", ("options", index, "kind"),
+                    f"option kind {option.kind!r} is not allow once, allow always, reject once, reject always or "
+                    "unknown (or the underscore forms): it is only a display label, shown as written")
+            for index, option in enumerate(record.options) if option.kind not in OPTION_KINDS]
 
 
-def _session_renamed(record: s.SessionRenamed) -> Iterator[Finding]:
-    yield from _title(("title",), record.title)
+def _session_renamed(record: s.SessionRenamed) -> list[Finding]:
+    return _title(("title",), record.title)
 
 
-_BY_TYPE: dict[type, Callable[[Any], Iterator[Finding]]] = {
+BY_TYPE: dict[type, Callable[[Any], list[Finding]]] = {
     s.SessionMeta: _session_meta,
     s.ToolStarted: _tool_started,
     s.ToolFinished: _tool_finished,
@@ -260,12 +320,4 @@ _BY_TYPE: dict[type, Callable[[Any], Iterator[Finding]]] = {
     s.AcpPermissionRequest: _permission_request,
     s.SessionRenamed: _session_renamed,
 }
-
-
-def check_record(record: Any) -> list[Finding]:
-    """Every line-local finding for a record thndrs reads, except THN062 (see `large_integers`)."""
-    findings = list(_envelope(record))
-    by_type = _BY_TYPE.get(type(record))
-    if by_type is not None:
-        findings.extend(by_type(record))
-    return findings
+"""The value checks of each record type that has any; the caller adds `envelope` and THN062."""

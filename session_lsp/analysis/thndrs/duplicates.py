@@ -32,12 +32,8 @@ def has_duplicates(text: str) -> bool:
     except _Repeated:
         return True
     except (ValueError, RecursionError):
-        return _in_tree(jsonscan.scan(text))
+        return bool(findings(jsonscan.scan(text)))
     return False
-
-
-def _in_tree(node: jsonscan.Node | None) -> bool:
-    return bool(findings(node))
 
 
 def findings(node: jsonscan.Node | None) -> list[tuple[int, int, str]]:

@@ -17,8 +17,9 @@ from .checks import TIME
 TAG_OF: dict[type, str] = {cls: tag for tag, cls in s.RECORD_TYPES.items()}
 
 
-class RecordFacts(msgspec.Struct, frozen=True):
-    """One JSON object line, whether or not thndrs 0.1.0 can read it."""
+class RecordFacts(msgspec.Struct, frozen=True, gc=False):
+    """One JSON object line, whether or not thndrs 0.1.0 can read it. (Only atoms and tuples of atoms: no
+    reference cycles, so the garbage collector need not track the 100,000 of a large file.)"""
 
     type: str | None
     valid: bool
@@ -58,49 +59,56 @@ def _str(value: Any) -> str | None:
     return value if type(value) is str else None
 
 
-def _time(value: str) -> str | None:
-    return value if TIME.fullmatch(value) is not None else None
+def _time(value: Any) -> str | None:
+    return value if type(value) is str and TIME.fullmatch(value) is not None else None
 
 
-def of_record(record: Any, valid: bool = True) -> RecordFacts:
-    """Facts of a decoded record Struct (the fast path): every field already has its schema type."""
+_TURN_ONLY = frozenset({
+    s.User, s.AssistantFinished, s.ReasoningFinished, s.PromptMetadataRecord, s.ContextLedger, s.Cancelled,
+    s.Failed, s.McpConfigChanged,
+})
+
+
+def of_record(record: Any, time_ok: bool) -> RecordFacts:
+    """Facts of a record thndrs reads, decoded into its Struct: every field already has its schema type."""
     cls = type(record)
     tag = TAG_OF[cls]
-    seq, version, time = record.seq, record.schema_version, _time(record.time)
+    seq, version, time = record.seq, record.schema_version, record.time if time_ok else None
+    if cls in _TURN_ONLY:
+        return RecordFacts(tag, True, seq, time, version, record.turn_id)
     if cls is s.ToolStarted:
-        return RecordFacts(tag, valid, seq, time, version, record.turn_id, record.call_id)
+        return RecordFacts(tag, True, seq, time, version, record.turn_id, record.call_id)
     if cls is s.ToolFinished:
-        return RecordFacts(tag, valid, seq, time, version, record.turn_id, record.call_id, record.status)
+        return RecordFacts(tag, True, seq, time, version, record.turn_id, record.call_id, record.status)
     if cls is s.FileWrite:
-        return RecordFacts(tag, valid, seq, time, version, record.turn_id, status=record.status)
+        return RecordFacts(tag, True, seq, time, version, record.turn_id, status=record.status)
     if cls is s.ShellExec:
-        return RecordFacts(tag, valid, seq, time, version, record.turn_id, process_id=record.process_id,
+        return RecordFacts(tag, True, seq, time, version, record.turn_id, process_id=record.process_id,
                            process_status=record.process_status)
     if cls is s.AcpPermissionRequest or cls is s.AcpPermissionOutcome:
-        return RecordFacts(tag, valid, seq, time, version, record.turn_id, tool_call_id=record.tool_call_id)
+        return RecordFacts(tag, True, seq, time, version, record.turn_id, tool_call_id=record.tool_call_id)
     if cls is s.Compaction:
         audit = record.audit
-        return RecordFacts(tag, valid, seq, time, version, covered=(audit.covered_start_seq, audit.covered_end_seq),
+        return RecordFacts(tag, True, seq, time, version, covered=(audit.covered_start_seq, audit.covered_end_seq),
                            recovery_handles=tuple(audit.recovery_handles))
     if cls is s.CompactionReview:
-        return RecordFacts(tag, valid, seq, time, version, recovery_handle=record.recovery_handle)
+        return RecordFacts(tag, True, seq, time, version, recovery_handle=record.recovery_handle)
     if cls is s.SessionMeta:
-        return RecordFacts(tag, valid, seq, time, version, session_id=record.session_id, title=record.title)
+        return RecordFacts(tag, True, seq, time, version, session_id=record.session_id, title=record.title)
     if cls is s.SessionRenamed:
-        return RecordFacts(tag, valid, seq, time, version, title=record.title)
+        return RecordFacts(tag, True, seq, time, version, title=record.title)
     if cls is s.AcpSession:
-        return RecordFacts(tag, valid, seq, time, version, session_id=record.local_session_id)
+        return RecordFacts(tag, True, seq, time, version, session_id=record.local_session_id)
     if cls is s.RequestAccounting:
-        return RecordFacts(tag, valid, seq, time, version, record.turn_id,
+        return RecordFacts(tag, True, seq, time, version, record.turn_id,
                            accounting_turn_id=record.accounting.turn_id)
-    return RecordFacts(tag, valid, seq, time, version, getattr(record, "turn_id", None))
+    return RecordFacts(tag, True, seq, time, version)
 
 
 def of_object(obj: dict[str, Any]) -> RecordFacts:
     """Best-effort facts of an object line thndrs 0.1.0 drops (schema errors, unknown or other-build type): what
     is there with the right type, so one bad field does not also break seq, turn and pairing checks."""
     tag = _str(obj.get("type"))
-    time = _str(obj.get("time"))
     version = obj.get("schema_version")
     audit = obj.get("audit")
     covered = None
@@ -113,7 +121,7 @@ def of_object(obj: dict[str, Any]) -> RecordFacts:
     accounting = obj.get("accounting")
     session_key = "local_session_id" if tag == "acp_session" else "session_id" if tag == "session_meta" else None
     return RecordFacts(
-        tag, False, _int(obj.get("seq")), _time(time) if time is not None else None,
+        tag, False, _int(obj.get("seq")), _time(obj.get("time")),
         version if type(version) is int else None,
         _str(obj.get("turn_id")),
         _str(obj.get("call_id")) if tag in ("tool_started", "tool_finished") else None,

@@ -3,55 +3,63 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 WORDS = 48
 """Characters of free text shown after the type."""
 
 
-def _words(text: Any) -> str:
-    if not isinstance(text, str):
+def words(text: Any) -> str:
+    if type(text) is not str:
         return ""
-    flat = " ".join(text[: WORDS * 4].split())
-    return flat if len(flat) <= WORDS else flat[: WORDS - 1].rstrip() + "…"
+    head = text[: WORDS + 1]
+    if not head.isprintable() or "  " in head:
+        head = " ".join(text[: WORDS * 4].split())[: WORDS + 1]
+    return head if len(head) <= WORDS else head[: WORDS - 1].rstrip() + "…"
 
 
-def _get(obj: Any, name: str) -> Any:
+def _field(obj: Any, name: str) -> Any:
     return obj.get(name) if type(obj) is dict else getattr(obj, name, None)
 
 
-def title(tag: str, obj: Any) -> str:
-    """`obj` is a record Struct or, for a record thndrs drops, the decoded dict (then fields may have any type)."""
-    get = obj.get if type(obj) is dict else obj.__getattribute__
-    if tag in ("user", "assistant_finished", "reasoning_finished"):
-        role = "assistant" if tag == "assistant_finished" else "reasoning" if tag == "reasoning_finished" else "user"
-        return f"{role}: {_words(get('text'))}"
-    if tag == "tool_started":
-        return f"tool_started {_words(get('name'))} #{_words(get('call_id'))}"
-    if tag == "tool_finished":
-        return f"tool_finished {_words(get('status'))} #{_words(get('call_id'))}"
-    if tag == "file_write":
-        return f"file_write {_words(get('op'))} {_words(get('path'))}"
-    if tag == "shell_exec":
-        return f"shell_exec {_words(get('process_status'))}: {_words(get('command'))}"
-    if tag in ("session_meta", "session_renamed"):
-        return f"{tag}: {_words(get('title'))}"
-    if tag == "usage":
-        return f"usage {get('input_tokens')} in / {get('output_tokens')} out"
-    if tag == "failed":
-        return f"failed: {_words(get('error'))}"
-    if tag == "cancelled":
-        return f"cancelled: {_words(get('reason'))}"
-    if tag == "queued_input":
-        return f"queued_input {_words(get('kind'))}: {_words(get('text'))}"
-    if tag == "acp_permission_request":
-        return f"acp_permission_request: {_words(get('title'))}"
-    if tag == "acp_permission_outcome":
-        return f"acp_permission_outcome {_words(get('outcome'))}"
-    if tag == "skill_activated":
-        return f"skill_activated {_words(get('name'))}"
-    if tag == "compaction":
-        audit = get("audit")
-        start, end = _get(audit, "covered_start_seq"), _get(audit, "covered_end_seq")
-        return f"compaction seq {start}..{end}"
-    return tag
+_FORMS: dict[str, Callable[[Any], str]] = {
+    "user": lambda r: "user: " + words(r.text),
+    "assistant_finished": lambda r: "assistant: " + words(r.text),
+    "reasoning_finished": lambda r: "reasoning: " + words(r.text),
+    "tool_started": lambda r: f"tool_started {words(r.name)} #{words(r.call_id)}",
+    "tool_finished": lambda r: f"tool_finished {words(r.status)} #{words(r.call_id)}",
+    "file_write": lambda r: f"file_write {words(r.op)} {words(r.path)}",
+    "shell_exec": lambda r: f"shell_exec {words(r.process_status)}: {words(r.command)}",
+    "session_meta": lambda r: "session_meta: " + words(r.title),
+    "session_renamed": lambda r: "session_renamed: " + words(r.title),
+    "usage": lambda r: f"usage {r.input_tokens} in / {r.output_tokens} out",
+    "failed": lambda r: "failed: " + words(r.error),
+    "cancelled": lambda r: "cancelled: " + words(r.reason),
+    "queued_input": lambda r: f"queued_input {words(r.kind)}: {words(r.text)}",
+    "acp_permission_request": lambda r: "acp_permission_request: " + words(r.title),
+    "acp_permission_outcome": lambda r: "acp_permission_outcome " + words(r.outcome),
+    "skill_activated": lambda r: "skill_activated " + words(r.name),
+    "compaction": lambda r: (f"compaction seq {_field(r.audit, 'covered_start_seq')}.."
+                             f"{_field(r.audit, 'covered_end_seq')}"),
+}
+
+
+class _Fields:
+    """Attribute access to a decoded dict, so one form serves Structs and the dicts of dropped records."""
+
+    def __init__(self, obj: dict[str, Any]) -> None:
+        self._obj = obj
+
+    def __getattr__(self, name: str) -> Any:
+        return self._obj.get(name)
+
+
+def of_record(tag: str, record: Any) -> str:
+    form = _FORMS.get(tag)
+    return tag if form is None else form(record)
+
+
+def of_object(tag: str, obj: dict[str, Any]) -> str:
+    """For a record thndrs drops: the decoded dict, whose fields may have any type or be absent."""
+    return of_record(tag, _Fields(obj))

@@ -88,7 +88,9 @@ local function run()
     client = require('session_lsp').client(bufnr)
     return client ~= nil and client.initialized ~= false
   end, 50) then
-    fail('no session_lsp client attached (filetype ' .. result.filetype .. ')')
+    local log = io.open((vim.lsp.log and vim.lsp.log.get_filename or vim.lsp.get_log_path)(), 'r')
+    local text = log and log:read('*a') or ''
+    fail('no session_lsp client attached (filetype ' .. result.filetype .. '); lsp.log ends: ' .. text:sub(-1500))
     return
   end
   result.client = client.name

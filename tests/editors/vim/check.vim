@@ -78,7 +78,7 @@ function! s:Run() abort
     endfor
     let l:actions = s:Request('actions', ale#lsp#message#CodeAction(bufnr(''), l:action_line + 1, 1, l:action_line + 1, 0, l:diagnostics))
     let s:result.code_actions = map(type(l:actions) is v:t_list ? l:actions : [],
-    \   {_, action -> {'title': action.title, 'kind': get(action, 'kind', ''), 'has_edit': has_key(action, 'edit')}})
+    \   {_, action -> {'title': action.title, 'kind': get(action, 'kind', ''), 'has_edit': has_key(action, 'edit') ? v:true : v:false}})
 endfunction
 
 function! s:Main() abort

@@ -36,7 +36,7 @@ async function goTo(page, line, column) {
   await page.keyboard.press("Control+G");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible" });
-  await input.fill(`${line + 1}:${column + 1}`);
+  await input.fill(`:${line + 1}:${column + 1}`);
   await page.keyboard.press("Enter");
   await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
 }
@@ -55,7 +55,7 @@ async function rows(locator) {
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-  page.setDefaultTimeout(20000);
+  page.setDefaultTimeout(15000);
   try {
     await step("workbench", async () => {
       await page.goto(process.env.E2E_URL);
@@ -142,6 +142,19 @@ async function rows(locator) {
       await page.waitForTimeout(500);
       out.context_tab = (await tab.first().innerText()).trim();
       out.context_text = (await page.locator(".editor-group-container.active .view-lines").first().innerText()).slice(0, 2000);
+    });
+
+    // A server path that does not exist: the extension restarts and says once what to set.
+    await step("no server", async () => {
+      const settings = process.env.E2E_SETTINGS;
+      const value = JSON.parse(fs.readFileSync(settings, "utf8"));
+      value["sessionLsp.server.path"] = "/nonexistent/session-lsp";
+      fs.writeFileSync(settings, JSON.stringify(value));
+      const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "sessionLsp.server.path" });
+      await toast.first().waitFor({ timeout: 20000 });
+      await page.waitForTimeout(1500);
+      out.no_server_toasts = await rows(page.locator(".notifications-toasts .notification-toast"));
+      out.no_server_status = (await page.locator('[id$="sessionLsp.status"]').first().innerText()).trim();
     });
   } finally {
     fs.writeFileSync(process.env.E2E_OUT, JSON.stringify(out, null, 2));

@@ -1,0 +1,492 @@
+"""The Elyra link pass: every rule that looks across lines (spec §5.1), and the model they are checked against.
+
+It reads only line kinds and facts, never text, so an edit that leaves them unchanged keeps the previous result.
+Everything is O(n): the model is built with flat arrays, and tool calls are paired in one depth-first walk over
+the tree that keeps the calls open on the current path in a map it undoes on the way back up (no per-entry
+ancestor walk, which would make a 100,000-entry chain quadratic).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import Any
+
+from ..detect import FormatInfo
+from ..diagnostics import Severity
+from ..jsonscan import Path
+from ..lines import LineKind
+from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
+from .facts import EntryFacts, HeaderFacts
+from .model import BLOCK_BITS, NONE, ElyraModel, unpack_call
+
+FAILED_STOPS = frozenset({"error", "aborted"})
+_PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
+"""`<toISOString with ':' and '.' replaced by '-'>_<session id>.jsonl`; a prefix (a copy's) is tolerated."""
+_RELATED_LIMIT = 20
+
+
+
+def is_tree(info: FormatInfo) -> bool:
+    """Whether parentId links make the tree: v2 and later (an unknown version is taken as current)."""
+    return info.version is None or info.version >= 2
+
+
+def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
+    model = ElyraModel(results, is_tree(info), info.version)
+    checker = _Checker(model)
+    checker.file_rules(lines, results, info, options)
+    if model.tree:
+        checker.id_rules()
+        checker.reference_rules()
+    else:
+        checker.v1_rules()
+    checker.order_rules()
+    checker.walk()
+    checker.leaf_rule()
+    return Linked(model, checker.issues)
+
+
+class _Checker:
+    def __init__(self, model: ElyraModel) -> None:
+        self.model = model
+        self.facts = model.line_facts
+        self.issues: list[LinkIssue] = []
+
+    def add(self, code: str, line: int, path: Path, message: str, *, key: bool = False,
+            related: Sequence[tuple[int, Path, str]] = (), severity: Severity | None = None,
+            data: dict[str, Any] | None = None) -> None:
+        others = tuple(RelatedAnchor(Anchor(other, other_path), text) for other, other_path, text in related)
+        self.issues.append(LinkIssue(code, Anchor(line, path, key), message, severity, others, data))
+
+    # -- the file and its header ------------------------------------------------------------------------------
+
+    def file_rules(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+                   options: Options) -> None:
+        model, facts = self.model, self.facts
+        if results and results[-1].kind is not LineKind.BLANK:
+            self.add("ELY005", len(results) - 1, (),
+                     "the file does not end with a newline: pi ends every line it writes, so the last write was "
+                     "probably cut short, and pi's next append would be glued onto this line (losing both records)")
+        self._header_missing(info)
+        for duplicate in model.headers[1:]:
+            self.add("ELY013", duplicate, ("type",),
+                     f"a second session header: pi takes the first one (line {model.headers[0] + 1}) as the header "
+                     "and skips this line everywhere else (a past pi bug wrote duplicates)",
+                     related=((model.headers[0], ("type",), "the header pi uses"),))
+        header_line = model.header_line
+        if header_line is None:
+            return
+        header: HeaderFacts = facts[header_line]
+        parent_session, key = header.parent_session, header.parent_session_key
+        if options.exists is not None and parent_session is not None and key is not None \
+                and not options.exists(parent_session):
+            self.add("ELY018", header_line, (key,),
+                     f"`{key}` {parent_session!r} does not exist: the session this one was forked from cannot be "
+                     "opened (pi only records the path; nothing else depends on it)")
+        if options.path and header.id is not None:
+            name = re.split(r"[/\\]", options.path)[-1]
+            match = _PI_FILE_NAME.search(name)
+            if match is not None and match.group(1) != header.id:
+                self.add("ELY019", header_line, ("id",),
+                         f"the file name says session {match.group(1)!r} but the header id is {header.id!r}: pi "
+                         "never checks this, but it hints at a copied or renamed file")
+        if not model.tree:
+            self._tree_fields_in_v1(header_line, info)
+
+    def _header_missing(self, info: FormatInfo) -> None:
+        model, facts = self.model, self.facts
+        entries = len(model.entry_lines)
+        consequence = (f"pi treats the file as empty and, when the session is opened, starts a fresh one and "
+                       f"rewrites the file with only a new header: all {entries} entries are destroyed")
+        if not model.parsed_lines:
+            where = info.header_line if info.header_line is not None else 0
+            self.add("ELY010", where, (), f"no line of this file parses, so there is no session header: {consequence}")
+            return
+        first = model.parsed_lines[0]
+        found = facts[first]
+        if type(found) is HeaderFacts:
+            if found.id is None:
+                self.add("ELY010", first, ("id",), f"the header's `id` is not a string: {consequence}")
+            elif first > 0:
+                self.add("ELY011", first, ("type",),
+                         f"the header is on line {first + 1}, after lines pi cannot parse: it loads when opened "
+                         "explicitly, but `pi --continue` parses only the first physical line and ignores this "
+                         "session", related=((0, (), "the first line, which is not the header"),))
+            return
+        where = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
+        if model.header_line is not None:
+            where += f" (the one on line {model.header_line + 1} comes too late)"
+        self.add("ELY010", first, ("type",) if found.type is not None else (), f"{where}: {consequence}")
+
+    def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> None:
+        facts = self.facts
+        carrying = [line for line in self.model.entry_lines if facts[line].has_id or facts[line].has_parent]
+        if not carrying:
+            return
+        first = carrying[0]
+        version = "has no `version`" if info.version == 1 and not facts[header_line].has_version \
+            else f"says version {info.version}"
+        self.add("ELY020", first, ("id",) if facts[first].has_id else ("parentId",), key=True,
+                 message=(f"the header {version} (v1) but {len(carrying)} entries carry id/parentId: on open pi runs "
+                          "the v1→v2 migration, overwrites every id and parentId with one new linear chain and "
+                          "rewrites the file, so branches are flattened and firstKeptEntryId/targetId/fromId are left "
+                          "dangling"),
+                 related=((header_line, ("type",), "the header without a tree version"),))
+
+    # -- ids and parents (v2+) ------------------------------------------------------------------------------------
+
+    def id_rules(self) -> None:
+        model, facts = self.model, self.facts
+        if model.duplicates:
+            self._duplicates()
+        for line in model.dangling:
+            parent_id = facts[line].parent_id
+            self.add("ELY042", line, ("parentId",),
+                     f"parentId {parent_id!r} names no entry: pi's context walk stops here, so everything above is "
+                     "silently missing from the model context (pi's tree view shows this entry as an orphan root)",
+                     data={"suggested_parent": self._previous_id(line)})
+        for line in model.self_parents:
+            self.add("ELY044", line, ("parentId",),
+                     "parentId is this entry's own id: pi's context walk and branch walk loop forever here, so pi "
+                     "hangs when this path is resumed", data={"suggested_parent": self._previous_id(line)})
+        for cycle in model.cycles:
+            if len(cycle) < 2:
+                continue
+            shown = " → ".join(str(line + 1) for line in cycle[:_RELATED_LIMIT])
+            for index, line in enumerate(cycle):
+                up = cycle[(index + 1) % len(cycle)]
+                self.add("ELY045", line, ("parentId",),
+                         f"following parentId from here comes back to this entry (lines {shown} → …): pi's context "
+                         "walk never ends, so pi hangs when this path is resumed",
+                         related=((up, ("id",), "its parent, on the same loop"),))
+        roots = model.null_roots
+        for line in roots[1:]:
+            self.add("ELY046", line, ("parentId",),
+                     f"another root (parentId null; {len(roots)} in this file): legal in pi (a re-edited first "
+                     "message or a branch summarised from the start), and a separate tree in pi's tree view",
+                     related=((roots[0], ("parentId",), "the first root"),))
+
+    def _duplicates(self) -> None:
+        model, facts = self.model, self.facts
+        repeated = {facts[line].id for line, _ in model.duplicates}
+        occurrences: dict[str, list[int]] = {}
+        naming: dict[str, list[int]] = {}
+        for line in model.entry_lines:
+            found = facts[line]
+            if found.id in repeated:
+                occurrences.setdefault(found.id, []).append(line)
+            if found.parent_id in repeated:
+                naming.setdefault(found.parent_id, []).append(line)
+        used = set(model.by_id)
+        for entry_id, lines in occurrences.items():
+            first = lines[0]
+            children = naming.get(entry_id, [])
+            for index, line in enumerate(lines[1:], 1):
+                until = lines[index + 1] if index + 1 < len(lines) else len(facts)
+                meant = [child for child in children if line < child < until]
+                earlier = [child for child in children if lines[index - 1] < child < line]
+                fresh = _fresh_id(entry_id, line, used)
+                used.add(fresh)
+                note = (f"; {len(earlier)} entries written for the earlier one now hang under this one instead"
+                        if earlier else "")
+                self.add("ELY040", line, ("id",),
+                         f"id {entry_id!r} is already used on line {first + 1}: pi's index keeps only the later "
+                         f"entry, so the earlier one and its subtree become unreachable{note}",
+                         related=((first, ("id",), "the first entry with this id"),),
+                         data={"new_id": fresh, "parent_lines": meant})
+
+    def _previous_id(self, line: int) -> str | None:
+        """The id of the nearest entry above `line` that has one: the parent pi would have written."""
+        entries, facts = self.model.entry_lines, self.facts
+        index = bisect_left(entries, line) - 1
+        while index >= 0:
+            entry_id = facts[entries[index]].id
+            if entry_id is not None:
+                return entry_id
+            index -= 1
+        return None
+
+    # -- order and time -------------------------------------------------------------------------------------------
+
+    def order_rules(self) -> None:
+        """ELY043 (a parent below its child) and ELY036 (a child older than its parent), in one pass."""
+        model, facts = self.model, self.facts
+        parent = model.parent_of
+        tree = model.tree
+        for line in model.entry_lines:
+            up = parent[line]
+            if up == NONE:
+                continue
+            if up > line and tree:
+                self.add("ELY043", line, ("parentId",),
+                         f"the parent (line {up + 1}) comes later in the file than this entry: pi's append-only "
+                         "writer never does that (a hand edit or a bad merge); pi still resolves it",
+                         related=((up, ("id",), "the parent"),))
+            stamp = facts[line].timestamp
+            if stamp is not None:
+                above = facts[up].timestamp
+                if above is not None and stamp < above:
+                    self.add("ELY036", line, ("timestamp",),
+                             f"this entry is older than its parent ({stamp} < {above} on line {up + 1}): pi stamps "
+                             "every entry when it appends it, so history was copied or edited by hand",
+                             related=((up, ("timestamp",), "the parent's timestamp"),))
+
+    # -- references -----------------------------------------------------------------------------------------------
+
+    def reference_rules(self) -> None:
+        model, facts = self.model, self.facts
+        by_id = model.by_id
+        for line in model.special_lines:
+            found = facts[line]
+            kind = found.type
+            if kind == "compaction":
+                kept = found.first_kept_id
+                if kept is not None and kept not in by_id:
+                    self.add("ELY050", line, ("firstKeptEntryId",),
+                             f"firstKeptEntryId {kept!r} names no entry: pi sends only the summary and what came "
+                             "after the compaction, so the recent history it meant to keep is lost from the context")
+            elif kind == "branch_summary":
+                source = found.from_id
+                if source is not None and source != "root" and source not in by_id:
+                    self.add("ELY052", line, ("fromId",),
+                             f"fromId {source!r} names no entry (nor is it \"root\"): pi only records it, but the "
+                             "link to the abandoned branch is broken")
+            elif kind == "label":
+                target = found.target_id
+                if target is not None and target not in by_id:
+                    self.add("ELY053", line, ("targetId",),
+                             f"targetId {target!r} names no entry: pi stores the label against nothing and never "
+                             "shows it (pi's own API refuses to write this)")
+
+    def v1_rules(self) -> None:
+        """ELY022: a v1 `firstKeptEntryIndex` that pi's migration cannot turn into a `firstKeptEntryId`."""
+        model, facts = self.model, self.facts
+        parsed = model.parsed_lines
+        for line in model.special_lines:
+            found = facts[line]
+            index = found.first_kept_index
+            if found.type != "compaction" or index is None or index < 0 or model.first_kept(line) is not None:
+                continue
+            own = bisect_left(parsed, line)
+            if index >= len(parsed):
+                reason = f"is past the end of the file (only {len(parsed)} lines parse)"
+            elif index == own:
+                reason = "points at this compaction itself"
+            elif index > own:
+                reason = f"points past this compaction (at line {parsed[index] + 1})"
+            elif type(facts[parsed[index]]) is HeaderFacts:
+                reason = "points at a session header"
+            else:
+                reason = f"points at line {parsed[index] + 1}, which is not a JSON object"
+            lost = parsed[index] - index if index < len(parsed) else line + 1 - len(parsed)
+            shift = (f" (the index counts only lines pi can parse, header = 0; {lost} lines above do not parse)"
+                     if lost > 0 else " (the index counts lines pi can parse, header = 0)")
+            self.add("ELY022", line, ("firstKeptEntryIndex",),
+                     f"firstKeptEntryIndex {index} {reason}{shift}: after pi's v1 migration this compaction has no "
+                     "firstKeptEntryId, so no recent messages are kept in context")
+
+    # -- the walk: tool calls and compactions along each path ----------------------------------------------------
+
+    def walk(self) -> None:
+        """One depth-first walk from the roots. `open_calls` holds the calls on the current path (call id ->
+        packed call), `answers` the result answering each of them on the path, `waiting` the results whose call
+        was not above them; `undo` records what each entry changed so leaving it restores the maps."""
+        model, facts = self.model, self.facts
+        start, children, parent = model.child_start, model.child_list, model.parent_of
+        size = len(facts)
+        on_path = bytearray(size)
+        message_below = bytearray(size)
+        compaction_below = [NONE] * size
+        open_calls: dict[str, int] = {}
+        answers: dict[int, int] = {}
+        waiting: dict[str, int] = {}
+        undo: list[Any] = []
+        orphans: list[int] = []
+        late: dict[int, int] = {}
+        calls: list[int] = []
+        tree = model.tree
+        stack: list[int] = []
+        for root in model.roots:
+            stack.append(root)
+            while stack:
+                line = stack.pop()
+                if line >= 0:
+                    found = facts[line]
+                    on_path[line] = 1
+                    if found.tool_calls:
+                        for call in found.tool_calls:
+                            packed = line << BLOCK_BITS | call.index
+                            calls.append(packed)
+                            previous = open_calls.get(call.id)
+                            if previous is not None:
+                                self._duplicate_call(line, call.index, call.id, previous)
+                            undo.append(previous)
+                            open_calls[call.id] = packed
+                            if waiting:
+                                result = waiting.get(call.id)
+                                if result is not None and result not in late:
+                                    late[result] = packed
+                    elif found.tool_call_id is not None:
+                        call_id = found.tool_call_id
+                        packed = open_calls.get(call_id)
+                        if packed is None:
+                            orphans.append(line)
+                            undo.append(waiting.get(call_id))
+                            waiting[call_id] = line
+                            undo.append(False)
+                        else:
+                            model.pair(line, packed)
+                            self._paired(line, found, packed)
+                            previous = answers.get(packed)
+                            if previous is not None:
+                                self.add("ELY074", line, ("message", "toolCallId"),
+                                         f"a second result for tool call {call_id!r} on this path (the first is on "
+                                         f"line {previous + 1}): providers require exactly one result per call",
+                                         related=((previous, ("message", "toolCallId"), "the first result"),))
+                            undo.append(previous)
+                            answers[packed] = line
+                            undo.append(True)
+                    elif tree and found.type == "compaction":
+                        kept = model.first_kept(line)
+                        if kept is not None and (kept == line or not on_path[kept]):
+                            self.add("ELY051", line, ("firstKeptEntryId",),
+                                     f"firstKeptEntryId names line {kept + 1}, which is not an ancestor of this "
+                                     "compaction: pi keeps nothing from before the compaction, so only the summary "
+                                     "and what follows it are sent",
+                                     related=((kept, ("id",), "the entry it names"),))
+                    stack.append(~line)
+                    begin, end = start[line], start[line + 1]
+                    if end - begin == 1:
+                        stack.append(children[begin])
+                    elif end > begin:
+                        stack.extend(reversed(children[begin:end]))
+                    continue
+                line = ~line
+                on_path[line] = 0
+                found = facts[line]
+                if found.tool_calls:
+                    for call in reversed(found.tool_calls):
+                        previous = undo.pop()
+                        if previous is None:
+                            del open_calls[call.id]
+                        else:
+                            open_calls[call.id] = previous
+                elif found.tool_call_id is not None:
+                    paired = undo.pop()
+                    previous = undo.pop()
+                    table: dict[Any, int] = answers if paired else waiting  # type: ignore[assignment]
+                    slot = model.result_call(line) if paired else found.tool_call_id
+                    if previous is None:
+                        table.pop(slot, None)
+                    else:
+                        table[slot] = previous
+                is_compaction = found.type == "compaction"
+                if is_compaction and compaction_below[line] != NONE:
+                    later = compaction_below[line]
+                    self.add("ELY056", line, ("type",),
+                             f"a later compaction on this path (line {later + 1}) replaces this one: pi uses only "
+                             "the last compaction on the path, this summary is never sent",
+                             related=((later, ("type",), "the compaction pi uses"),))
+                up = parent[line]
+                if up != NONE:
+                    if message_below[line] or found.type == "message":
+                        message_below[up] = 1
+                    below = line if is_compaction else compaction_below[line]
+                    if below != NONE and compaction_below[up] == NONE:
+                        compaction_below[up] = below
+        self._after_walk(orphans, late, calls, message_below)
+
+    def _duplicate_call(self, line: int, block: int, call_id: str, previous: int) -> None:
+        other, other_block = unpack_call(previous)
+        where = "earlier in this message" if other == line else f"on line {other + 1}"
+        self.add("ELY074", line, ("message", "content", block, "id"),
+                 f"tool call id {call_id!r} is already used {where} on this path: provider APIs require unique "
+                 "call ids, and a result cannot say which call it answers",
+                 related=((other, ("message", "content", other_block, "id"), "the first call with this id"),))
+
+    def _paired(self, line: int, found: EntryFacts, packed: int) -> None:
+        call_line, block = unpack_call(packed)
+        assistant: EntryFacts = self.facts[call_line]
+        call_path: Path = ("message", "content", block, "id")
+        if assistant.stop_reason in FAILED_STOPS:
+            self.add("ELY071", line, ("message", "toolCallId"),
+                     f"the call this result answers (line {call_line + 1}) is in an assistant message with "
+                     f"stopReason {assistant.stop_reason!r}: pi drops that message before sending, so this result "
+                     "reaches the provider without its call, which rejects it",
+                     related=((call_line, call_path, "the call, in a dropped message"),))
+        name = next((call.name for call in assistant.tool_calls if call.index == block), None)
+        if found.tool_name is not None and name is not None and found.tool_name != name:
+            self.add("ELY073", line, ("message", "toolName"),
+                     f"toolName {found.tool_name!r} differs from the call's name {name!r} (line {call_line + 1}): "
+                     "pi's replay and rendering take the tool from the result and get it wrong",
+                     related=((call_line, ("message", "content", block, "name"), "the call's name"),))
+
+    def _after_walk(self, orphans: list[int], late: dict[int, int], calls: list[int],
+                    message_below: bytearray) -> None:
+        model, facts = self.model, self.facts
+        for line, packed in late.items():
+            model.pair(line, packed)
+            call_line, block = unpack_call(packed)
+            self.add("ELY075", line, ("message", "toolCallId"),
+                     f"this result comes before its call (line {call_line + 1}) on the path: providers reject a tool "
+                     "result that precedes its call",
+                     related=((call_line, ("message", "content", block, "id"), "the call, further down"),))
+        where = "earlier assistant message on this path" if model.tree else "earlier assistant message"
+        for line in orphans:
+            if line in late:
+                continue
+            call_id = facts[line].tool_call_id
+            self.add("ELY070", line, ("message", "toolCallId"),
+                     f"toolCallId {call_id!r} matches no tool call in an {where}: pi does not repair orphan "
+                     "results, and the provider rejects a tool result without its call")
+        for packed in calls:
+            if model.tool_results(*unpack_call(packed)):
+                continue
+            line, block = unpack_call(packed)
+            found = facts[line]
+            call = next(call for call in found.tool_calls if call.index == block)
+            named = f" ({call.name})" if call.name else ""
+            if found.stop_reason == "toolUse" and message_below[line]:
+                self.add("ELY072", line, ("message", "content", block, "id"), severity=Severity.WARNING,
+                         message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes on "
+                                  "after it: pi inserts a synthetic \"No result provided\" error result, so the "
+                                  "model is told the tool returned nothing"))
+            else:
+                self.add("ELY072", line, ("message", "content", block, "id"),
+                         f"tool call {call.id!r}{named} has no result on this path: pi inserts a synthetic \"No "
+                         "result provided\" error result before the next request (common after an abort)")
+
+    # -- the leaf -------------------------------------------------------------------------------------------------
+
+    def leaf_rule(self) -> None:
+        model, facts = self.model, self.facts
+        leaf = model.leaf
+        if leaf is None:
+            return
+        path = model.active_path
+        notes = [f"{len(path)} entries on its path to the root"]
+        if model.in_cycle(leaf):
+            notes.append("the path loops, so pi hangs building the context")
+        elif path[0] in model.dangling:
+            notes.append(f"the walk stops at line {path[0] + 1}, whose parent is missing")
+        branches = len(model.branch_points)
+        if branches:
+            notes.append(f"{branches} branch point{'s' if branches > 1 else ''} in the file; other branches are "
+                         "not in the context")
+        found = facts[leaf]
+        self.add("ELY047", leaf, ("type",) if found.type is not None else (),
+                 "pi resumes from this entry: it is the last one in the file (not the deepest or newest node), so "
+                 f"the next message is appended below it ({'; '.join(notes)})")
+
+
+def _fresh_id(entry_id: str, line: int, used: set[str]) -> str:
+    """An 8-hex id no entry uses, the shape pi generates; derived from the line so the fix is reproducible."""
+    attempt = 0
+    while True:
+        candidate = f"{zlib.crc32(f'{entry_id}:{line}:{attempt}'.encode()):08x}"
+        if candidate not in used:
+            return candidate
+        attempt += 1

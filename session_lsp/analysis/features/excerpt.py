@@ -1,0 +1,77 @@
+"""The first line of an entry's text, decoded from its line on demand (facts keep no message text)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..lines import LineKind, decode
+
+LIMIT = 160
+
+
+def record(text: str) -> dict[str, Any] | None:
+    """The line's JSON object (the first record of a glued line), or None."""
+    decoded = decode(text)
+    if decoded.kind is LineKind.OBJECT:
+        return decoded.value
+    if decoded.kind is LineKind.GLUED:
+        first = decode(text[decoded.parts[0] : decoded.parts[1]])
+        return first.value if first.kind is LineKind.OBJECT else None
+    return None
+
+
+def first_line(text: str, limit: int = LIMIT) -> str:
+    """The first non-empty line of `text`, at most `limit` characters (an ellipsis marks a cut)."""
+    for part in text.splitlines():
+        part = part.strip()
+        if part:
+            return part if len(part) <= limit else part[: limit - 1].rstrip() + "…"
+    return ""
+
+
+def _content(content: Any) -> str | None:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return None
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str) and block["text"].strip():
+            return block["text"]
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "toolCall":
+            return f"tool call {block.get('name')}"
+        if isinstance(block, dict) and block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
+            return block["thinking"]
+        if isinstance(block, dict) and block.get("type") == "image":
+            return f"[image {block.get('mimeType')}]"
+    return None
+
+
+_TEXT_KEYS = ("text", "summary", "error", "reason", "command", "title", "label", "arguments", "outcome", "name")
+
+
+def entry_text(obj: dict[str, Any]) -> str | None:
+    """What the entry says, for Elyra entries and thndrs records alike."""
+    message = obj.get("message")
+    if isinstance(message, dict):
+        if message.get("role") == "bashExecution" and isinstance(message.get("command"), str):
+            return "$ " + message["command"]
+        return _content(message.get("content"))
+    if "content" in obj:
+        found = _content(obj.get("content"))
+        if found is not None:
+            return found
+    audit = obj.get("audit")
+    if isinstance(audit, dict) and isinstance(audit.get("summary"), str):
+        return audit["summary"]
+    for key in _TEXT_KEYS:
+        value = obj.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    output = obj.get("output")
+    if isinstance(output, list) and output and isinstance(output[0], str):
+        return output[0]
+    return None

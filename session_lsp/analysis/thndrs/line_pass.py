@@ -1,0 +1,285 @@
+"""The line pass for thndrs: one line alone -> its kind, line-local issues, facts and outline title.
+
+Fast path: one typed decode into `schema.Record` with a module-level Decoder. Success means the line is a complete,
+well-typed 0.1.0 record with no unknown key. The record is then re-encoded and compared with the line (see
+`duplicates`): equal means it has no repeated key either, and the line is done without any scan. Line-local value
+checks (`checks`) read the Struct; columns are computed only for a finding.
+
+Slow path, on any failure: the generic decode of `lines.decode` classifies the line, `validate.check` lists every
+schema problem with its path, and `jsonscan` turns paths into columns. A record whose only problems are unknown keys
+is still read by thndrs, so it is converted to its Struct and checked like a fast-path record.
+
+Blank lines are reported by the link pass (THN070): only it knows whether an empty last element is a blank line or
+the end of a file that ends with "\\n".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .. import jsonscan, validate
+from ..detect import FormatInfo
+from ..diagnostics import LineIssue
+from ..jsonscan import Path
+from ..lines import LineKind, decode
+from ..results import LineResult
+from ..validate import IssueKind, SchemaIssue
+from . import duplicates
+from . import schema as s
+from .checks import BY_TYPE, JS_SAFE, TIME, U64_MAX, envelope, has_u64_beyond_seq, large_integers
+from .facts import TAG_OF, of_object, of_record
+from . import titles
+
+_DECODER = msgspec.json.Decoder(s.Record)
+_ENCODER = msgspec.json.Encoder()
+
+DROPPED = ("serde rejects the record, so the thndrs 0.1.0 reader drops this line (the record is lost) and later "
+           "builds refuse to resume the session")
+
+_CODES = {
+    IssueKind.MISSING: "THN007",
+    IssueKind.TYPE: "THN008",
+    IssueKind.RANGE: "THN008",
+    IssueKind.ENUM: "THN009",
+    IssueKind.UNKNOWN_TAG: "THN009",
+    IssueKind.UNKNOWN_FIELD: "THN011",
+}
+
+
+def dotted(path: Path) -> str:
+    out = ""
+    for item in path:
+        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else item)
+    return out
+
+
+class _Locator:
+    """Columns for paths on one line, scanning it at most once and only when asked."""
+
+    def __init__(self, text: str, canonical: bool) -> None:
+        self.text = text
+        self.canonical = canonical
+        self._root: jsonscan.Node | None = None
+        self._scanned = False
+        self._cursor = 0
+
+    @property
+    def root(self) -> jsonscan.Node | None:
+        if not self._scanned:
+            self._root, self._scanned = jsonscan.scan(self.text), True
+        return self._root
+
+    def whole(self) -> tuple[int, int]:
+        root = self.root
+        if root is not None:
+            return root.start, root.end
+        stripped = self.text.strip()
+        start = self.text.find(stripped) if stripped else 0
+        return start, start + len(stripped)
+
+    def span(self, path: Path, key: bool = False) -> tuple[int, int]:
+        if not path:
+            return self.whole()
+        root = self.root
+        found = (jsonscan.key_span(self.text, path, root) if key
+                 else jsonscan.value_span(self.text, path, root))
+        if found is None and len(path) > 1:
+            found = jsonscan.value_span(self.text, path[:-1], root)
+        return found if found is not None else self.whole()
+
+    def number(self, path: Path, value: int) -> tuple[int, int]:
+        """A u64 value's digits. On a canonical line (fields in schema order, compact) values are found in order by
+        a plain search for `"key":digits`, so the many lines with large hashes are never scanned."""
+        name = path[-1]
+        if self.canonical and isinstance(name, str):
+            needle = f'"{name}":{value}'
+            pos = self.text.find(needle, self._cursor)
+            after = pos + len(needle)
+            if pos >= 0 and not self.text[after : after + 1].isdigit():
+                self._cursor = after
+                return after - len(str(value)), after
+        return self.span(path)
+
+
+def analyze_line(text: str, info: FormatInfo) -> LineResult:
+    try:
+        record = _DECODER.decode(text)
+    except msgspec.DecodeError:
+        return _slow(text)
+    raw = text.encode()
+    encoded = _ENCODER.encode(record)
+    canonical = encoded == raw or encoded == raw.strip()
+    if not canonical and duplicates.has_duplicates(text):
+        return _slow(text)
+    return _read(text, record, canonical)
+
+
+def _read(text: str, record: Any, canonical: bool, locator: _Locator | None = None,
+          issues: tuple[LineIssue, ...] = ()) -> LineResult:
+    """A record thndrs 0.1.0 reads (decoded without error, unknown keys aside). `canonical`: the line is exactly
+    the record's encoding."""
+    cls = type(record)
+    big = large_integers(record) if record.seq > JS_SAFE or cls in _WITH_U64 else _NONE
+    if big and any(value > U64_MAX for _, value in big):
+        return _slow(text)
+    time_ok = TIME.fullmatch(record.time) is not None
+    findings = envelope(record, time_ok) if record.schema_version != 1 or not time_ok else _NONE
+    by_type = BY_TYPE.get(cls)
+    if by_type is not None:
+        findings = findings + by_type(record)
+    if findings or big:
+        if locator is None:
+            locator = _Locator(text, canonical)
+        found = list(issues)
+        for finding in findings:
+            start, end = locator.span(finding.path, finding.key)
+            found.append(LineIssue(finding.code, start, end, finding.message))
+        for path, value in big:
+            start, end = locator.number(path, value)
+            found.append(LineIssue("THN062", start, end, _large_message(path, value)))
+        issues = tuple(found)
+    return LineResult(LineKind.OBJECT, of_record(record, time_ok), issues, titles.of_record(TAG_OF[cls], record))
+
+
+_NONE: list[Any] = []
+_WITH_U64 = frozenset(cls for cls in s.RECORD_TYPES.values() if has_u64_beyond_seq(cls))
+"""Record types with u64 fields besides `seq` (for the others, comparing `seq` suffices)."""
+
+
+def _large_message(path: Path, value: int) -> str:
+    return (f"`{dotted(path)}` is {value}, above 2^53: a u64 that thndrs handles exactly, but JavaScript tooling "
+            "that parses it into a number rounds it (keep the exact digits)")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Slow path
+
+
+def _slow(text: str) -> LineResult:
+    decoded = decode(text)
+    kind = decoded.kind
+    if kind is LineKind.BLANK:
+        return LineResult(LineKind.BLANK)
+    if kind is LineKind.INVALID:
+        end = len(text.rstrip())
+        start = min(decoded.error_col, max(end - 1, 0))
+        message = (f"not JSON ({decoded.error}): the thndrs 0.1.0 reader drops this line silently (the record is "
+                   "lost); later builds refuse to resume the session ('record N is corrupt')")
+        return LineResult(kind, None, (LineIssue("THN001", start, max(end, start + 1), message),), "not JSON")
+    if kind is LineKind.GLUED:
+        count = len(decoded.parts)
+        message = (f"{count} JSON records on one line (a newline is missing before column {decoded.parts[1] + 1}): "
+                   "serde_json fails with 'trailing characters', so thndrs drops the whole line and every record "
+                   "on it is lost")
+        start, end = decoded.parts[0], len(text.rstrip())
+        return LineResult(kind, None, (LineIssue("THN001", start, end, message),), f"{count} glued records",
+                          decoded.parts)
+    if kind is LineKind.NON_OBJECT:
+        locator = _Locator(text, False)
+        start, end = locator.whole()
+        got = validate.json_type(decoded.value)
+        message = f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line"
+        return LineResult(kind, None, (LineIssue("THN003", start, end, message),), f"JSON {got}")
+    return _object(text, decoded.value)
+
+
+def _object(text: str, obj: dict[str, Any]) -> LineResult:
+    locator = _Locator(text, False)
+    issues = [LineIssue("THN010", start, end, message)
+              for start, end, message in duplicates.findings(locator.root)]
+    tag = obj.get("type")
+    if not isinstance(tag, str):
+        if "type" in obj:
+            start, end = locator.span(("type",))
+            message = (f"`type` is {validate.json_type(tag)}, not a string: serde cannot pick a record variant, so "
+                       "thndrs drops this line")
+        else:
+            start, end = locator.whole()
+            message = "no `type` key: serde cannot pick a record variant, so thndrs drops this line"
+        issues.append(LineIssue("THN004", start, end, message))
+        return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), "record without type")
+    cls = s.RECORD_TYPES.get(tag)
+    if cls is None:
+        start, end = locator.span(("type",))
+        build = s.OTHER_BUILD_TYPES.get(tag)
+        if build is not None:
+            message = (f"`{tag}` is a record type of {build}, not of thndrs 0.1.0: the 0.1.0 reader drops this "
+                       "line; the builds that know it read it")
+            issues.append(LineIssue("THN006", start, end, message))
+        else:
+            message = (f"`{tag}` is not a record type of any thndrs build: serde fails with 'unknown variant', so "
+                       "thndrs drops this line")
+            issues.append(LineIssue("THN005", start, end, message))
+        return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), tag)
+    schema_issues = validate.check(obj, cls)
+    hints = tuple(_schema_issue(issue, obj, tag, locator) for issue in schema_issues
+                  if issue.kind is IssueKind.UNKNOWN_FIELD)
+    errors = [issue for issue in schema_issues if issue.kind is not IssueKind.UNKNOWN_FIELD]
+    if not errors and not issues:
+        for issue in schema_issues:
+            _remove(obj, issue.path)
+        try:
+            record = msgspec.convert(obj, cls)
+        except msgspec.ValidationError as error:
+            start, end = locator.whole()
+            issues.append(LineIssue("THN008", start, end, f"{error}: {DROPPED}"))
+        else:
+            return _read(text, record, False, locator, hints)
+    issues.extend(_schema_issue(issue, obj, tag, locator) for issue in errors)
+    issues.extend(hints)
+    return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), titles.of_object(tag, obj))
+
+
+def _remove(obj: Any, path: Path) -> None:
+    for item in path[:-1]:
+        obj = obj[item]
+    del obj[path[-1]]
+
+
+def _value_at(obj: Any, path: Path) -> Any:
+    for item in path:
+        obj = obj[item]
+    return obj
+
+
+def _schema_issue(issue: SchemaIssue, obj: dict[str, Any], tag: str, locator: _Locator) -> LineIssue:
+    code = _CODES[issue.kind]
+    where = dotted(issue.path)
+    if issue.kind is IssueKind.MISSING:
+        start, end = locator.span(issue.path[:-1])
+        message = f"`{where}` is missing: {DROPPED}"
+    elif issue.kind is IssueKind.UNKNOWN_FIELD:
+        start, end = locator.span(issue.path, key=True)
+        owner = issue.owner
+        holder = f"`{tag}` records" if owner is None or owner in TAG_OF else owner.__name__
+        message = f"`{where}` is not a field of {holder}: serde ignores it, so thndrs never sees this data"
+    else:
+        start, end = locator.span(issue.path)
+        message = f"`{where}`: {issue.message}{_case_hint(issue, obj)}: {DROPPED}"
+    return LineIssue(code, start, end, message)
+
+
+def _case_hint(issue: SchemaIssue, obj: dict[str, Any]) -> str:
+    """For an enum spelled in the wrong case (`"ok"` for ToolStatus `"Ok"`), name the right spelling."""
+    if issue.kind is not IssueKind.ENUM:
+        return ""
+    value = _value_at(obj, issue.path)
+    for allowed in _literal_values(issue):
+        if isinstance(value, str) and value.lower() == allowed.lower():
+            return f" (spellings are case-sensitive: thndrs writes {allowed!r})"
+    return ""
+
+
+def _literal_values(issue: SchemaIssue) -> tuple[str, ...]:
+    allowed = issue.message.split(", got ", 1)[0].removeprefix("expected ")
+    values: list[str] = []
+    for part in allowed.split(" | "):
+        try:
+            value = msgspec.json.decode(part)
+        except msgspec.DecodeError:
+            continue
+        if isinstance(value, str):
+            values.append(value)
+    return tuple(values)
