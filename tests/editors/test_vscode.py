@@ -60,21 +60,6 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], seconds: float) 
     raise AssertionError(f"code-server did not listen on {port} within {seconds} s")
 
 
-def _group_commands(pgid: int) -> list[str]:
-    """Command lines of every live process in a process group (Linux /proc)."""
-    commands = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid:
-                commands.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace"))
-        except (OSError, ValueError, IndexError):
-            continue
-    return commands
-
-
 @pytest.fixture
 def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object]]:
     require(CODE_SERVER, f"code-server {CODE_SERVER_VERSION}", INSTALL)
@@ -103,6 +88,9 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
         "chat.commandCenter.enabled": False,
         "workbench.colorTheme": "Default Light Modern",
     }))
+    # Machine-scoped settings (sessionLsp.server.path) are read from the remote's own file in code-server.
+    (user_data / "Machine").mkdir()
+    (user_data / "Machine" / "settings.json").write_text("{}")
     config = home / "config.yaml"
     port = _free_port()
     config.write_text(f"bind-addr: 127.0.0.1:{port}\nauth: none\ncert: false\n")
@@ -125,7 +113,7 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
     try:
         _wait_for_port(port, process, 60)
         yield {"url": f"http://127.0.0.1:{port}/?folder={session_file.parent}", "pgid": process.pid,
-               "settings": user_data / "User" / "settings.json",
+               "settings": user_data / "Machine" / "settings.json", "extensions": extensions,
                "started": started, "log": tmp_path / "code-server.log"}
     finally:
         try:
@@ -148,12 +136,10 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     left = BUDGET - (time.monotonic() - float(code_server["started"]))  # type: ignore[arg-type]
     env = {**os.environ, "E2E_URL": str(code_server["url"]), "E2E_FILE": session_file.name,
            "E2E_HOVER": f"{hover[0]},{hover[1]}", "E2E_OUT": str(out),
-           "E2E_SETTINGS": str(code_server["settings"]), "E2E_SCREENSHOTS": str(ARTIFACTS),
+           "E2E_SETTINGS": str(code_server["settings"]), "E2E_EXTENSIONS": str(code_server["extensions"]), "E2E_SCREENSHOTS": str(ARTIFACTS),
            "PLAYWRIGHT_CORE": str(PLAYWRIGHT), "CHROMIUM": str(which("chromium"))}
     completed = subprocess.run(["node", str(Path(__file__).parent / "vscode" / "e2e.js")], env=env,
                                capture_output=True, text=True, timeout=max(left, 30))
-    servers = [command for command in _group_commands(int(code_server["pgid"]))  # type: ignore[arg-type]
-               if "bundled/tool/server.py" in command]
     log = Path(str(code_server["log"])).read_text(errors="replace")[-3000:]
     assert out.exists(), f"e2e.js wrote nothing ({completed.returncode}):\n{completed.stdout}\n{completed.stderr}\n{log}"
     data = json.loads(out.read_text())
@@ -164,7 +150,9 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     assert not data["errors"], f"{data['errors']}\n{json.dumps(data, indent=1)[:4000]}\n{completed.stderr[-2000:]}"
 
     # Out of the box: the bundled server, started by a Python found on PATH.
-    assert servers, "no bundled server process in code-server's process group"
+    assert len(data["server_processes"]) == 1, data["server_processes"]
+    assert data["server_processes"][0].split()[0].endswith(("python3", "python")), data["server_processes"]
+    assert "bundled/tool/server.py --stdio" in data["server_processes"][0], data["server_processes"]
     assert data["language"] == "JSON Lines"
 
     problems = " | ".join(data["problems"])

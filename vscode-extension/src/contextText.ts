@@ -2,15 +2,15 @@
 import type { ContextResult } from "./protocol";
 
 export function contextText(result: ContextResult, fileName: string, line: number): string {
-  const header = [
-    `Model context from line ${line + 1} of ${fileName}`,
-    `${result.messages.length} message${result.messages.length === 1 ? "" : "s"}, in the order the agent sends them.`,
-  ];
-  const extras = Object.entries(result).filter(([key, value]) => key !== "messages" && key !== "line" && value !== null && typeof value !== "object");
-  for (const [key, value] of extras) header.push(`${key}: ${String(value)}`);
+  const count = result.messages.length;
+  const header = [`Model context from line ${line + 1} of ${fileName}${result.label ? ` (${result.label})` : ""}`];
+  if (typeof result.leaf === "number" && result.leaf !== line) header.push(`Line ${line + 1} is not an entry; this is the context from the active leaf, line ${result.leaf + 1}.`);
+  if (result.turn_id) header.push(`Turn ${result.turn_id}.`);
+  header.push(count === 0 ? "Nothing is sent from here." : `${count} message${count === 1 ? "" : "s"}, in the order the agent sends them.`);
   const blocks = result.messages.map((message, index) => {
-    const where = message.line === null || message.line === undefined ? "" : ` (line ${message.line + 1})`;
-    return `── ${index + 1}. ${message.role}${where} ──\n${message.text}`;
+    const where = typeof message.line === "number" ? ` (line ${message.line + 1})` : "";
+    const note = message.note ? ` [${message.note}]` : "";
+    return `── ${index + 1}. ${message.role}${where}${note} ──\n${message.text}`;
   });
   return [header.join("\n"), ...blocks].join("\n\n") + "\n";
 }

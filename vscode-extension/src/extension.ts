@@ -261,11 +261,11 @@ class Session implements vscode.Disposable {
     if (!uri) return;
     const tree = this.tree.resultFor(uri) ?? (await this.requestTree(uri));
     const leaf = tree?.leaf;
-    if (leaf === undefined || leaf === null) {
+    if (typeof leaf !== "number") {
       void vscode.window.showInformationMessage("Session LSP: this file has no active leaf (no entries).");
       return;
     }
-    await this.revealLine(uri, leaf.line);
+    await this.revealLine(uri, leaf);
   }
 
   private async revealLine(uri: vscode.Uri, line: number): Promise<void> {

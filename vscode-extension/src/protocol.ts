@@ -1,4 +1,5 @@
-/** The server's custom requests and the JSON they return (see session_lsp/analysis/features/payloads.py). */
+/** The server's custom requests and the JSON they return (session_lsp/analysis/features/payloads.py and
+ * session_lsp/server/handlers/custom.py). Lines are 0-based. */
 import type { Diagnostic } from "vscode-languageclient";
 
 export const METHODS = {
@@ -7,42 +8,59 @@ export const METHODS = {
   analyzeFile: "sessionLsp/analyzeFile",
 } as const;
 
-/** One entry of the conversation tree. `line` is 0-based; `parent` is the parent's line (null for a root). */
+/** An Elyra entry, a thndrs turn (`kind: "turn"`, its records inside) or a thndrs record outside any turn. */
 export interface TreeNode {
   line: number;
-  parent: number | null;
+  title?: string;
   id?: string | null;
-  type?: string;
+  type?: string | null;
   role?: string | null;
-  text?: string;
   label?: string | null;
-  active?: boolean;
-  children?: TreeNode[];
+  /** Elyra: the parent entry's line, null for a root (also for a dangling or self parent). */
+  parent?: number | null;
+  /** Elyra: the children's lines, the active branch first. */
+  children?: number[];
+  on_active_path?: boolean;
+  is_leaf?: boolean;
+  /** thndrs */
+  kind?: "turn" | "record";
+  settled?: boolean;
+  records?: Array<{ line: number; type?: string | null; title?: string }>;
 }
 
 export interface TreeResult {
   format?: string;
   version?: number | string | null;
-  entries?: number;
-  leaf?: { line: number; id?: string | null } | null;
+  label?: string;
+  entry_count?: number;
+  /** Elyra: the line of the active leaf. */
+  leaf?: number | null;
+  active_path?: number[];
+  roots?: number[];
+  session_name?: string | null;
+  title?: string | null;
   nodes?: TreeNode[];
-  roots?: TreeNode[];
 }
 
 export interface ContextMessage {
-  line: number | null;
   role: string;
   text: string;
+  line?: number | null;
+  note?: string;
 }
 
 export interface ContextResult {
-  line?: number;
+  format?: string;
+  label?: string;
+  leaf?: number | null;
+  turn_id?: string | null;
   messages: ContextMessage[];
-  [key: string]: unknown;
 }
 
 export interface AnalyzeFileResult {
   format?: string;
+  kind?: string;
+  version?: number | string | null;
   diagnostics?: Diagnostic[];
   tree?: TreeResult;
 }

@@ -1,7 +1,8 @@
 /**
- * The Session Tree as the view shows it: a linear run of entries is one flat list and nesting happens only at
- * branch points, so a 100,000-entry linear session is one level deep rather than 100,000. Pure (no vscode
- * import) and iterative, so a deep or adversarial file (cycles, missing parents) cannot blow the stack.
+ * The Session Tree as the view shows it. Elyra: a linear run of entries is one flat list and nesting happens only
+ * at branch points, so a 100,000-entry linear session is one level deep rather than 100,000; the active branch
+ * comes first. thndrs: one collapsible node per turn with its records. Pure (no vscode import) and iterative, so
+ * a deep or adversarial file (cycles, missing parents) cannot blow the stack.
  */
 import type { TreeNode, TreeResult } from "./protocol";
 
@@ -10,102 +11,112 @@ export interface ViewNode {
   /** The node above it in the view (not necessarily the entry's parent entry). */
   parent: ViewNode | undefined;
   children: ViewNode[];
-  /** First entry of one branch under a branch point (or of one root when there are several). */
+  /** First entry of a branch under a branch point, of one of several roots, or a thndrs turn. */
   head: boolean;
   branchPoint: boolean;
   onActivePath: boolean;
   leaf: boolean;
+  /** Not reached from any root: it sits on a parentId loop. */
+  unreachable: boolean;
 }
 
 export interface ViewModel {
   roots: ViewNode[];
+  /** The most specific node of each line (a thndrs record rather than its turn). */
   byLine: Map<number, ViewNode>;
   leafLine: number | undefined;
 }
 
-/** Flat entries in file order, whether the server sent `nodes` (flat) or `roots` (nested). */
-export function flatten(result: TreeResult): TreeNode[] {
-  if (result.nodes) return result.nodes;
-  const flat: TreeNode[] = [];
-  const stack: Array<{ node: TreeNode; parent: number | null }> = (result.roots ?? []).map((node) => ({ node, parent: null })).reverse();
-  while (stack.length > 0) {
-    const { node, parent } = stack.pop()!;
-    flat.push({ ...node, parent: node.parent ?? parent, children: undefined });
-    for (const child of [...(node.children ?? [])].reverse()) stack.push({ node: child, parent: node.line });
-  }
-  return flat.sort((a, b) => a.line - b.line);
+function node(entry: TreeNode, parent: ViewNode | undefined, head: boolean): ViewNode {
+  return { entry, parent, children: [], head, branchPoint: false, onActivePath: false, leaf: false, unreachable: false };
 }
 
 export function build(result: TreeResult): ViewModel {
-  const entries = flatten(result);
-  const byEntryLine = new Map<number, TreeNode>();
-  for (const entry of entries) byEntryLine.set(entry.line, entry);
-  const children = new Map<number, TreeNode[]>();
-  const roots: TreeNode[] = [];
-  for (const entry of entries) {
-    const parent = entry.parent;
-    if (parent === null || parent === undefined || parent === entry.line || !byEntryLine.has(parent)) {
-      roots.push(entry);
-    } else {
-      const list = children.get(parent);
-      if (list) list.push(entry);
-      else children.set(parent, [entry]);
-    }
-  }
-
-  const leafLine = result.leaf?.line ?? entries.find((entry) => entry.active)?.line;
-  const active = new Set<number>();
-  for (let line = leafLine; line !== undefined && line !== null && !active.has(line); ) {
-    active.add(line);
-    const entry = byEntryLine.get(line);
-    line = entry?.parent ?? undefined;
-  }
-
-  const byLine = new Map<number, ViewNode>();
-  const make = (entry: TreeNode, parent: ViewNode | undefined, head: boolean): ViewNode => {
-    const node: ViewNode = {
-      entry,
-      parent,
-      children: [],
-      head,
-      branchPoint: (children.get(entry.line)?.length ?? 0) > 1,
-      onActivePath: active.has(entry.line),
-      leaf: entry.line === leafLine,
-    };
-    byLine.set(entry.line, node);
-    (parent ? parent.children : top).push(node);
-    return node;
-  };
-  const top: ViewNode[] = [];
-
-  // Work items: lay out the chain that starts at `entry` under `container` (undefined = top level). A chain runs
-  // flat while each entry has one child; at a branch point every child becomes a head with its own chain.
-  // Entries reachable twice (cycles are impossible here: each entry has one parent) are laid out once.
-  const work: Array<{ entry: TreeNode; container: ViewNode | undefined; head: boolean }> = [];
-  const single = roots.length === 1;
-  for (const root of [...roots].reverse()) work.push({ entry: root, container: undefined, head: !single });
-  while (work.length > 0) {
-    const item = work.pop()!;
-    let entry: TreeNode | undefined = item.entry;
-    let container = item.container;
-    let head = item.head;
-    while (entry && !byLine.has(entry.line)) {
-      const node = make(entry, container, head);
-      const next: TreeNode[] = children.get(entry.line) ?? [];
-      if (head) container = node;
-      head = false;
-      if (next.length === 1) {
-        entry = next[0];
-        continue;
-      }
-      for (const child of [...next].reverse()) work.push({ entry: child, container: node, head: true });
-      entry = undefined;
-    }
-  }
-  return { roots: top, byLine, leafLine: leafLine ?? undefined };
+  const nodes = result.nodes ?? [];
+  return nodes.some((entry) => entry.kind === "turn" || entry.kind === "record") ? buildTurns(nodes) : buildEntries(result, nodes);
 }
 
-const ROLE_ICONS: Record<string, string> = {
+function buildTurns(nodes: TreeNode[]): ViewModel {
+  const roots: ViewNode[] = [];
+  const byLine = new Map<number, ViewNode>();
+  for (const entry of nodes) {
+    const top = node(entry, undefined, entry.kind === "turn");
+    roots.push(top);
+    if (!byLine.has(entry.line)) byLine.set(entry.line, top);
+    if (entry.kind !== "turn") continue;
+    for (const record of entry.records ?? []) {
+      const child = node({ line: record.line, type: record.type, title: record.title, kind: "record" }, top, false);
+      top.children.push(child);
+      byLine.set(record.line, child);
+    }
+  }
+  return { roots, byLine, leafLine: undefined };
+}
+
+function buildEntries(result: TreeResult, entries: TreeNode[]): ViewModel {
+  const byEntryLine = new Map<number, TreeNode>();
+  for (const entry of entries) byEntryLine.set(entry.line, entry);
+  const childrenOf = (entry: TreeNode): TreeNode[] => {
+    const lines = entry.children ?? [];
+    return lines.map((line) => byEntryLine.get(line)).filter((child): child is TreeNode => child !== undefined && child.line !== entry.line);
+  };
+  const isRoot = (entry: TreeNode): boolean =>
+    entry.parent === null || entry.parent === undefined || entry.parent === entry.line || !byEntryLine.has(entry.parent);
+  const rootEntries = result.roots
+    ? result.roots.map((line) => byEntryLine.get(line)).filter((entry): entry is TreeNode => entry !== undefined)
+    : entries.filter(isRoot);
+
+  const leafLine = typeof result.leaf === "number" ? result.leaf : entries.find((entry) => entry.is_leaf)?.line;
+  const active = new Set<number>(result.active_path ?? entries.filter((entry) => entry.on_active_path).map((entry) => entry.line));
+
+  const byLine = new Map<number, ViewNode>();
+  const top: ViewNode[] = [];
+  const make = (entry: TreeNode, container: ViewNode | undefined, head: boolean): ViewNode => {
+    const view = node(entry, container, head);
+    view.branchPoint = childrenOf(entry).length > 1;
+    view.onActivePath = active.has(entry.line);
+    view.leaf = entry.line === leafLine;
+    byLine.set(entry.line, view);
+    (container ? container.children : top).push(view);
+    return view;
+  };
+
+  // Work items: lay out the chain that starts at `entry` under `container` (undefined = top level). A chain runs
+  // flat while each entry has one child; at a branch point every child becomes a head with its own chain. An
+  // entry already laid out (a loop) ends the chain.
+  const work: Array<{ entry: TreeNode; container: ViewNode | undefined; head: boolean }> = [];
+  const layOut = (starts: TreeNode[], head: boolean): void => {
+    for (const entry of [...starts].reverse()) work.push({ entry, container: undefined, head });
+    while (work.length > 0) {
+      const item = work.pop()!;
+      let entry: TreeNode | undefined = item.entry;
+      let container = item.container;
+      let isHead = item.head;
+      while (entry && !byLine.has(entry.line)) {
+        const view = make(entry, container, isHead);
+        const next = childrenOf(entry);
+        if (isHead) container = view;
+        isHead = false;
+        if (next.length === 1) {
+          entry = next[0];
+          continue;
+        }
+        for (const child of [...next].reverse()) work.push({ entry: child, container: view, head: true });
+        entry = undefined;
+      }
+    }
+  };
+  layOut(rootEntries, rootEntries.length !== 1);
+  const unreached = entries.filter((entry) => !byLine.has(entry.line));
+  layOut(unreached, true);
+  for (const entry of unreached) {
+    const view = byLine.get(entry.line);
+    if (view) view.unreachable = true;
+  }
+  return { roots: top, byLine, leafLine };
+}
+
+const ICONS: Record<string, string> = {
   user: "account",
   assistant: "hubot",
   toolResult: "tools",
@@ -119,23 +130,36 @@ const ROLE_ICONS: Record<string, string> = {
   model_change: "settings-gear",
   thinking_level_change: "lightbulb",
   session_info: "info",
+  turn: "comment-discussion",
+  session_meta: "info",
+  tool_started: "tools",
+  tool_finished: "tools",
+  assistant_finished: "hubot",
+  reasoning_finished: "lightbulb",
+  failed: "error",
+  cancelled: "circle-slash",
+  compaction_audit: "fold",
 };
 
 export function iconName(entry: TreeNode): string {
-  return ROLE_ICONS[entry.role ?? ""] ?? ROLE_ICONS[entry.type ?? ""] ?? "circle-outline";
+  return ICONS[entry.role ?? ""] ?? ICONS[entry.type ?? ""] ?? ICONS[entry.kind ?? ""] ?? "circle-outline";
 }
 
 export function title(entry: TreeNode): string {
-  const kind = entry.role ?? entry.type ?? "entry";
-  const text = (entry.text ?? "").replace(/\s+/g, " ").trim();
-  return text ? `${kind}: ${text}` : kind;
+  const text = (entry.title ?? "").replace(/\s+/g, " ").trim();
+  return text || entry.role || entry.type || (entry.kind === "turn" ? `turn ${entry.id ?? ""}`.trim() : "entry");
 }
 
-export function description(node: ViewNode): string {
+export function description(view: ViewNode): string {
   const parts: string[] = [];
-  if (node.entry.label) parts.push(`🏷 ${node.entry.label}`);
-  if (node.branchPoint) parts.push(`⑂ ${node.children.filter((child) => child.head).length} branches`);
-  if (node.leaf) parts.push("● active leaf");
-  parts.push(`line ${node.entry.line + 1}`);
+  if (view.entry.label) parts.push(`🏷 ${view.entry.label}`);
+  if (view.branchPoint) parts.push(`⑂ ${view.children.filter((child) => child.head).length} branches`);
+  if (view.leaf) parts.push("● active leaf");
+  if (view.unreachable) parts.push("⟲ on a parentId loop");
+  if (view.entry.kind === "turn") {
+    parts.push(`${view.children.length} records`);
+    if (view.entry.settled === false) parts.push("not settled");
+  }
+  parts.push(`line ${view.entry.line + 1}`);
   return parts.join("  ");
 }

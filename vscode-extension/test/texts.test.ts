@@ -4,22 +4,28 @@ import { test } from "node:test";
 import { contextText } from "../src/contextText";
 import { formatName, statusText } from "../src/statusText";
 
-test("status: format with version, entries, counts", () => {
-  assert.equal(statusText({ format: "elyra", version: 3, entries: 1234 }, 2, 1), "$(list-tree) Elyra v3 · 1,234 entries · $(error) 2 $(warning) 1");
-  assert.equal(statusText({ format: "thndrs", entries: 1 }, 0, 0), "$(list-tree) thndrs · 1 entry · $(error) 0 $(warning) 0");
+test("status: format label, entries, counts", () => {
+  assert.equal(statusText({ label: "Elyra v3", entry_count: 1234 }, 2, 1), "$(list-tree) Elyra v3 · 1,234 entries · $(error) 2 $(warning) 1");
+  assert.equal(statusText({ format: "thndrs", entry_count: 1 }, 0, 0), "$(list-tree) thndrs · 1 entry · $(error) 0 $(warning) 0");
   assert.equal(formatName(undefined), "session");
-  assert.equal(formatName({ format: "plain", version: 1 }), "not a session");
+  assert.equal(formatName({ format: "elyra", version: 2 }), "elyra v2");
 });
 
-test("context: numbered messages with their lines, scalars of the payload in the header", () => {
+test("context: numbered messages with their lines and notes", () => {
   const text = contextText(
-    { messages: [{ role: "user", text: "hi", line: 1 }, { role: "compactionSummary", text: "earlier work", line: null }], model: "claude", thinkingLevel: "high" },
+    { label: "Elyra v3", leaf: 4, messages: [{ role: "user", text: "hi", line: 1, note: "" }, { role: "user", text: "earlier work", line: 3, note: "compaction summary" }] },
     "s.jsonl",
     4,
   );
   assert.equal(
     text,
-    "Model context from line 5 of s.jsonl\n2 messages, in the order the agent sends them.\nmodel: claude\nthinkingLevel: high\n\n" +
-      "── 1. user (line 2) ──\nhi\n\n── 2. compactionSummary ──\nearlier work\n",
+    "Model context from line 5 of s.jsonl (Elyra v3)\n2 messages, in the order the agent sends them.\n\n" +
+      "── 1. user (line 2) ──\nhi\n\n── 2. user (line 4) [compaction summary] ──\nearlier work\n",
   );
+});
+
+test("context: a line that is not an entry says whose context it is", () => {
+  const text = contextText({ leaf: 7, messages: [] }, "s.jsonl", 0);
+  assert.match(text, /Line 1 is not an entry; this is the context from the active leaf, line 8\./);
+  assert.match(text, /Nothing is sent from here\./);
 });

@@ -64,6 +64,9 @@ def analyze_line(text: str, info: FormatInfo) -> LineResult:
         line = _DECODER.decode(text)
     except msgspec.DecodeError:
         return _slow(text, info)
+    except UnicodeEncodeError:
+        # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
+        return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info)
     findings: list[Finding] = []
     if line.type == "message":
         facts, title = _entry(line, info, findings)
@@ -94,6 +97,10 @@ def _version(info: FormatInfo) -> int:
 def _slow(text: str, info: FormatInfo) -> LineResult:
     decoded = decode(text)
     kind = decoded.kind
+    if kind is LineKind.INVALID and ("\\ud" in text or "\\uD" in text):
+        mended = _mend_surrogates(text)
+        if mended != text:
+            return analyze_line(mended, info)
     if kind is LineKind.BLANK:
         issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
         return LineResult(kind, None, (issue,))
@@ -122,10 +129,38 @@ def _slow(text: str, info: FormatInfo) -> LineResult:
     return _object(text, line_view(raw), info, _schema_findings(raw, info))
 
 
+_ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)")
+"""Every escape, so an escaped backslash is consumed whole; group 1 is set for a UTF-16 surrogate."""
+
+
+def _mend_surrogates(text: str) -> str:
+    """`JSON.stringify` writes a lone UTF-16 surrogate as an escape (`\\ud800`) and `JSON.parse` reads it back; msgspec
+    refuses it. Each lone one becomes `\\ufffd`, the same length, so the line reads as pi reads it, columns intact."""
+    units = [(match.start(), match.group(1)) for match in _ESCAPE.finditer(text) if match.group(1)]
+    lone: list[int] = []
+    paired_low = -1
+    for index, (start, unit) in enumerate(units):
+        if unit[1] in "89abAB":
+            after = units[index + 1] if index + 1 < len(units) else None
+            if after is not None and after[0] == start + 6 and after[1][1] not in "89abAB":
+                paired_low = after[0]
+                continue
+            lone.append(start)
+        elif start != paired_low:
+            lone.append(start)
+    if not lone:
+        return text
+    pieces = list(text)
+    for start in lone:
+        pieces[start : start + 6] = "\\ufffd"
+    return "".join(pieces)
+
+
 def _schema_findings(raw: dict[str, Any], info: FormatInfo) -> list[Finding]:
     tree = _tree(info)
     issues = validate.check(raw, schema.Line)
-    if raw.get("type") not in schema.ENTRY_TYPES and raw.get("type") != "session":
+    tag = raw.get("type")
+    if not isinstance(tag, str) or (tag not in schema.ENTRY_TYPES and tag != "session"):
         # validate stopped at the tag; the entry base fields still matter to pi's tree
         issues += [issue for issue in validate.check(raw, schema.EntryBase)
                    if issue.kind is not validate.IssueKind.UNKNOWN_FIELD]
@@ -281,9 +316,10 @@ def _assistant(message: Any, findings: list[Finding], base: Base) -> Checked:
     if usage is not UNSET and (usage.total_tokens is UNSET or usage.cost is UNSET):
         absent = [key for attr, key in (("total_tokens", "totalTokens"), ("cost", "cost"))
                   if getattr(usage, attr) is UNSET]
+        older = "older pi (Nov 2025) did not write totalTokens; " if "totalTokens" in absent else ""
         findings.append(Finding("ELY065", ("message", "usage"), Mark.KEY,
-                                f"usage lacks {' and '.join(f'`{key}`' for key in absent)}: older pi did not write "
-                                "totalTokens; pi's cost and token displays show 0 for this message"))
+                                f"usage lacks {' and '.join(f'`{key}`' for key in absent)}: {older}pi's token and "
+                                "cost displays show 0 for what is missing"))
     content = message.content
     calls: list[ToolCallFact] = []
     if content is not UNSET:
@@ -293,8 +329,8 @@ def _assistant(message: Any, findings: list[Finding], base: Base) -> Checked:
     facts = EntryFacts(*base, role="assistant", stop_reason=None if stop is UNSET else stop, tool_calls=tuple(calls))
     suffix = f" [{stop}]" if stop in FAILED_STOPS else ""
     if calls:
-        names = dict.fromkeys(call.name or "?" for call in calls)
-        return facts, clip("assistant → " + ", ".join(names)) + suffix
+        names = (calls[0].name or "?") if len(calls) == 1 else ", ".join(dict.fromkeys(c.name or "?" for c in calls))
+        return facts, clip("assistant → " + names) + suffix
     return facts, with_text("assistant" + suffix, first_text(content))
 
 

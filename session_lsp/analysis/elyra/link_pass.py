@@ -101,11 +101,11 @@ class _Checker:
         entries = len(model.entry_lines)
         consequence = (f"pi treats the file as empty and, when the session is opened, starts a fresh one and "
                        f"rewrites the file with only a new header: all {entries} entries are destroyed")
-        if not model.parsed_lines:
+        first = model.first_parsed
+        if first is None:
             where = info.header_line if info.header_line is not None else 0
             self.add("ELY010", where, (), f"no line of this file parses, so there is no session header: {consequence}")
             return
-        first = model.parsed_lines[0]
         found = facts[first]
         if type(found) is HeaderFacts:
             if found.id is None:
@@ -212,27 +212,22 @@ class _Checker:
     # -- order and time -------------------------------------------------------------------------------------------
 
     def order_rules(self) -> None:
-        """ELY043 (a parent below its child) and ELY036 (a child older than its parent), in one pass."""
+        """ELY043 (a parent below its child) and ELY036 (a child older than its parent)."""
         model, facts = self.model, self.facts
         parent = model.parent_of
-        tree = model.tree
-        for line in model.entry_lines:
+        for line in model.parent_below:
             up = parent[line]
-            if up == NONE:
-                continue
-            if up > line and tree:
-                self.add("ELY043", line, ("parentId",),
-                         f"the parent (line {up + 1}) comes later in the file than this entry: pi's append-only "
-                         "writer never does that (a hand edit or a bad merge); pi still resolves it",
-                         related=((up, ("id",), "the parent"),))
-            stamp = facts[line].timestamp
-            if stamp is not None:
-                above = facts[up].timestamp
-                if above is not None and stamp < above:
-                    self.add("ELY036", line, ("timestamp",),
-                             f"this entry is older than its parent ({stamp} < {above} on line {up + 1}): pi stamps "
-                             "every entry when it appends it, so history was copied or edited by hand",
-                             related=((up, ("timestamp",), "the parent's timestamp"),))
+            self.add("ELY043", line, ("parentId",),
+                     f"the parent (line {up + 1}) comes later in the file than this entry: pi's append-only writer "
+                     "never does that (a hand edit or a bad merge); pi still resolves it",
+                     related=((up, ("id",), "the parent"),))
+        for line in model.older_than_parent:
+            up = parent[line]
+            stamp, above = facts[line].timestamp, facts[up].timestamp
+            self.add("ELY036", line, ("timestamp",),
+                     f"this entry is older than its parent ({stamp} < {above} on line {up + 1}): pi stamps every "
+                     "entry when it appends it, so this history was copied or edited by hand",
+                     related=((up, ("timestamp",), "the parent's timestamp"),))
 
     # -- references -----------------------------------------------------------------------------------------------
 
@@ -288,116 +283,100 @@ class _Checker:
                      f"firstKeptEntryIndex {index} {reason}{shift}: after pi's v1 migration this compaction has no "
                      "firstKeptEntryId, so no recent messages are kept in context")
 
-    # -- the walk: tool calls and compactions along each path ----------------------------------------------------
+    # -- tool calls and compactions along each path -------------------------------------------------------------
 
     def walk(self) -> None:
-        """One depth-first walk from the roots. `open_calls` holds the calls on the current path (call id ->
-        packed call), `answers` the result answering each of them on the path, `waiting` the results whose call
-        was not above them; `undo` records what each entry changed so leaving it restores the maps."""
+        """Pair results with calls, visiting the tool lines in the tree's depth-first order. A call is open for
+        the lines of its subtree (pre[line] < end[call line]); each map holds, per id, a stack of candidates in
+        that order, so the innermost open one is on top once the closed ones above it are popped."""
         model, facts = self.model, self.facts
-        start, children, parent = model.child_start, model.child_list, model.parent_of
-        size = len(facts)
-        on_path = bytearray(size)
-        message_below = bytearray(size)
-        compaction_below = [NONE] * size
-        open_calls: dict[str, int] = {}
-        answers: dict[int, int] = {}
-        waiting: dict[str, int] = {}
-        undo: list[Any] = []
+        pre, end = model.pre, model.end
+        tools = [line for line in model.tool_lines if pre[line] != NONE]
+        if model.tree:
+            tools.sort(key=pre.__getitem__)
+        open_calls: dict[str, Any] = {}
+        """call id -> the packed open call, or a stack of them once two calls share the id."""
+        answers: dict[int, list[int]] = {}
+        """packed call -> results on paths through it, once it has more than one."""
+        first_answer = model.first_results
+        result_call = model.result_calls
+        waiting: dict[str, list[int]] = {}
         orphans: list[int] = []
         late: dict[int, int] = {}
         calls: list[int] = []
-        tree = model.tree
-        stack: list[int] = []
-        for root in model.roots:
-            stack.append(root)
-            while stack:
-                line = stack.pop()
-                if line >= 0:
-                    found = facts[line]
-                    on_path[line] = 1
-                    if found.tool_calls:
-                        for call in found.tool_calls:
-                            packed = line << BLOCK_BITS | call.index
-                            calls.append(packed)
-                            previous = open_calls.get(call.id)
-                            if previous is not None:
-                                self._duplicate_call(line, call.index, call.id, previous)
-                            undo.append(previous)
-                            open_calls[call.id] = packed
-                            if waiting:
-                                result = waiting.get(call.id)
-                                if result is not None and result not in late:
-                                    late[result] = packed
-                    elif found.tool_call_id is not None:
-                        call_id = found.tool_call_id
-                        packed = open_calls.get(call_id)
-                        if packed is None:
-                            orphans.append(line)
-                            undo.append(waiting.get(call_id))
-                            waiting[call_id] = line
-                            undo.append(False)
-                        else:
-                            model.pair(line, packed)
-                            self._paired(line, found, packed)
-                            previous = answers.get(packed)
-                            if previous is not None:
-                                self.add("ELY074", line, ("message", "toolCallId"),
-                                         f"a second result for tool call {call_id!r} on this path (the first is on "
-                                         f"line {previous + 1}): providers require exactly one result per call",
-                                         related=((previous, ("message", "toolCallId"), "the first result"),))
-                            undo.append(previous)
-                            answers[packed] = line
-                            undo.append(True)
-                    elif tree and found.type == "compaction":
-                        kept = model.first_kept(line)
-                        if kept is not None and (kept == line or not on_path[kept]):
-                            self.add("ELY051", line, ("firstKeptEntryId",),
-                                     f"firstKeptEntryId names line {kept + 1}, which is not an ancestor of this "
-                                     "compaction: pi keeps nothing from before the compaction, so only the summary "
-                                     "and what follows it are sent",
-                                     related=((kept, ("id",), "the entry it names"),))
-                    stack.append(~line)
-                    begin, end = start[line], start[line + 1]
-                    if end - begin == 1:
-                        stack.append(children[begin])
-                    elif end > begin:
-                        stack.extend(reversed(children[begin:end]))
-                    continue
-                line = ~line
-                on_path[line] = 0
-                found = facts[line]
-                if found.tool_calls:
-                    for call in reversed(found.tool_calls):
-                        previous = undo.pop()
-                        if previous is None:
-                            del open_calls[call.id]
-                        else:
-                            open_calls[call.id] = previous
-                elif found.tool_call_id is not None:
-                    paired = undo.pop()
-                    previous = undo.pop()
-                    table: dict[Any, int] = answers if paired else waiting  # type: ignore[assignment]
-                    slot = model.result_call(line) if paired else found.tool_call_id
-                    if previous is None:
-                        table.pop(slot, None)
+        failed = FAILED_STOPS
+        bits = BLOCK_BITS
+        mask = (1 << bits) - 1
+        for line in tools:
+            found = facts[line]
+            here = pre[line]
+            if found.tool_calls:
+                for call in found.tool_calls:
+                    call_id = call.id
+                    packed = line << bits | call.index
+                    calls.append(packed)
+                    known = open_calls.get(call_id)
+                    if known is None:
+                        open_calls[call_id] = packed
                     else:
-                        table[slot] = previous
-                is_compaction = found.type == "compaction"
-                if is_compaction and compaction_below[line] != NONE:
-                    later = compaction_below[line]
-                    self.add("ELY056", line, ("type",),
-                             f"a later compaction on this path (line {later + 1}) replaces this one: pi uses only "
-                             "the last compaction on the path, this summary is never sent",
-                             related=((later, ("type",), "the compaction pi uses"),))
-                up = parent[line]
-                if up != NONE:
-                    if message_below[line] or found.type == "message":
-                        message_below[up] = 1
-                    below = line if is_compaction else compaction_below[line]
-                    if below != NONE and compaction_below[up] == NONE:
-                        compaction_below[up] = below
-        self._after_walk(orphans, late, calls, message_below)
+                        stack = [known] if type(known) is int else known
+                        while stack and end[stack[-1] >> bits] <= here:
+                            stack.pop()
+                        if stack:
+                            self._duplicate_call(line, call.index, call_id, stack[-1])
+                        stack.append(packed)
+                        open_calls[call_id] = stack
+                    if waiting and call_id in waiting:
+                        above = waiting[call_id]
+                        while above and end[above[-1]] <= here:
+                            above.pop()
+                        for result in above:
+                            late.setdefault(result, packed)
+                continue
+            call_id = found.tool_call_id
+            known = open_calls.get(call_id)
+            if type(known) is int:
+                packed = known if end[known >> bits] > here else None
+            else:
+                while known and end[known[-1] >> bits] <= here:
+                    known.pop()
+                packed = known[-1] if known else None
+                for shadowed in known[:-1] if known else ():  # pi matches by id: this answers them too
+                    if end[shadowed >> bits] > here:
+                        first_answer.setdefault(shadowed, line)
+            if packed is None:
+                orphans.append(line)
+                waiting.setdefault(call_id, []).append(line)
+                continue
+            result_call[line] = packed
+            assistant = facts[packed >> bits]
+            if assistant.stop_reason in failed:
+                self._dropped_call(line, packed)
+            name = found.tool_name
+            if name is not None:
+                block = packed & mask
+                for call in assistant.tool_calls:
+                    if call.index == block:
+                        if call.name is not None and call.name != name:
+                            self._name_mismatch(line, name, call.name, packed)
+                        break
+            given = first_answer.get(packed)
+            if given is None:
+                first_answer[packed] = line
+                continue
+            model.more_results.setdefault(packed, []).append(line)
+            stack = answers.setdefault(packed, [given])
+            while stack and end[stack[-1]] <= here:
+                stack.pop()
+            if stack:
+                self.add("ELY074", line, ("message", "toolCallId"),
+                         f"a second result for tool call {call_id!r} on this path (the first is on line "
+                         f"{stack[-1] + 1}): providers require exactly one result per call",
+                         related=((stack[-1], ("message", "toolCallId"), "the first result"),))
+            stack.append(line)
+        self._late_and_orphans(late, orphans)
+        self._unanswered(calls)
+        self._compactions()
 
     def _duplicate_call(self, line: int, block: int, call_id: str, previous: int) -> None:
         other, other_block = unpack_call(previous)
@@ -407,25 +386,23 @@ class _Checker:
                  "call ids, and a result cannot say which call it answers",
                  related=((other, ("message", "content", other_block, "id"), "the first call with this id"),))
 
-    def _paired(self, line: int, found: EntryFacts, packed: int) -> None:
+    def _dropped_call(self, line: int, packed: int) -> None:
         call_line, block = unpack_call(packed)
-        assistant: EntryFacts = self.facts[call_line]
-        call_path: Path = ("message", "content", block, "id")
-        if assistant.stop_reason in FAILED_STOPS:
-            self.add("ELY071", line, ("message", "toolCallId"),
-                     f"the call this result answers (line {call_line + 1}) is in an assistant message with "
-                     f"stopReason {assistant.stop_reason!r}: pi drops that message before sending, so this result "
-                     "reaches the provider without its call, which rejects it",
-                     related=((call_line, call_path, "the call, in a dropped message"),))
-        name = next((call.name for call in assistant.tool_calls if call.index == block), None)
-        if found.tool_name is not None and name is not None and found.tool_name != name:
-            self.add("ELY073", line, ("message", "toolName"),
-                     f"toolName {found.tool_name!r} differs from the call's name {name!r} (line {call_line + 1}): "
-                     "pi's replay and rendering take the tool from the result and get it wrong",
-                     related=((call_line, ("message", "content", block, "name"), "the call's name"),))
+        stop = self.facts[call_line].stop_reason
+        self.add("ELY071", line, ("message", "toolCallId"),
+                 f"the call this result answers (line {call_line + 1}) is in an assistant message with stopReason "
+                 f"{stop!r}: pi drops that message before sending, so this result reaches the provider without its "
+                 "call, which rejects it",
+                 related=((call_line, ("message", "content", block, "id"), "the call, in a dropped message"),))
 
-    def _after_walk(self, orphans: list[int], late: dict[int, int], calls: list[int],
-                    message_below: bytearray) -> None:
+    def _name_mismatch(self, line: int, name: str, call_name: str, packed: int) -> None:
+        call_line, block = unpack_call(packed)
+        self.add("ELY073", line, ("message", "toolName"),
+                 f"toolName {name!r} differs from the call's name {call_name!r} (line {call_line + 1}): pi's replay "
+                 "and rendering take the tool from the result and get it wrong",
+                 related=((call_line, ("message", "content", block, "name"), "the call's name"),))
+
+    def _late_and_orphans(self, late: dict[int, int], orphans: list[int]) -> None:
         model, facts = self.model, self.facts
         for line, packed in late.items():
             model.pair(line, packed)
@@ -434,30 +411,69 @@ class _Checker:
                      f"this result comes before its call (line {call_line + 1}) on the path: providers reject a tool "
                      "result that precedes its call",
                      related=((call_line, ("message", "content", block, "id"), "the call, further down"),))
-        where = "earlier assistant message on this path" if model.tree else "earlier assistant message"
+        where = "an earlier assistant message on this path" if model.tree else "an earlier assistant message"
         for line in orphans:
-            if line in late:
-                continue
-            call_id = facts[line].tool_call_id
-            self.add("ELY070", line, ("message", "toolCallId"),
-                     f"toolCallId {call_id!r} matches no tool call in an {where}: pi does not repair orphan "
-                     "results, and the provider rejects a tool result without its call")
+            if line not in late:
+                self.add("ELY070", line, ("message", "toolCallId"),
+                         f"toolCallId {facts[line].tool_call_id!r} matches no tool call in {where}: pi does not "
+                         "repair orphan results, and the provider rejects a tool result without its call")
+
+    def _unanswered(self, calls: list[int]) -> None:
+        model, facts = self.model, self.facts
+        next_message: list[int] | None = None
         for packed in calls:
-            if model.tool_results(*unpack_call(packed)):
+            if model.is_answered(packed):
                 continue
             line, block = unpack_call(packed)
             found = facts[line]
             call = next(call for call in found.tool_calls if call.index == block)
             named = f" ({call.name})" if call.name else ""
-            if found.stop_reason == "toolUse" and message_below[line]:
-                self.add("ELY072", line, ("message", "content", block, "id"), severity=Severity.WARNING,
-                         message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes on "
-                                  "after it: pi inserts a synthetic \"No result provided\" error result, so the "
-                                  "model is told the tool returned nothing"))
-            else:
-                self.add("ELY072", line, ("message", "content", block, "id"),
-                         f"tool call {call.id!r}{named} has no result on this path: pi inserts a synthetic \"No "
-                         "result provided\" error result before the next request (common after an abort)")
+            path: Path = ("message", "content", block, "id")
+            if found.stop_reason == "toolUse":
+                if next_message is None:
+                    next_message = self._next_messages()
+                if next_message[model.pre[line] + 1] < model.end[line]:
+                    self.add("ELY072", line, path, severity=Severity.WARNING,
+                             message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes "
+                                      "on after it: pi inserts a synthetic \"No result provided\" error result, so "
+                                      "the model is told the tool returned nothing"))
+                    continue
+            self.add("ELY072", line, path,
+                     f"tool call {call.id!r}{named} has no result on this path: pi inserts a synthetic \"No result "
+                     "provided\" error result before the next request (common after an abort)")
+
+    def _next_messages(self) -> list[int]:
+        """Per position in the depth-first order: the position of the next `message` entry at or after it."""
+        order, facts = self.model.order, self.facts
+        out = [len(order)] * (len(order) + 1)
+        following = len(order)
+        for index in range(len(order) - 1, -1, -1):
+            if facts[order[index]].type == "message":
+                following = index
+            out[index] = following
+        return out
+
+    def _compactions(self) -> None:
+        """ELY051 (firstKeptEntryId not an ancestor) and ELY056 (a later compaction below replaces this one)."""
+        model, facts = self.model, self.facts
+        pre, end = model.pre, model.end
+        compactions = [line for line in model.special_lines
+                       if facts[line].type == "compaction" and pre[line] != NONE]
+        if model.tree:
+            for line in compactions:
+                kept = model.first_kept(line)
+                if kept is not None and (kept == line or not model.is_ancestor(kept, line)):
+                    self.add("ELY051", line, ("firstKeptEntryId",),
+                             f"firstKeptEntryId names line {kept + 1}, which is not an ancestor of this compaction: "
+                             "pi keeps nothing from before the compaction, so only the summary and what follows it "
+                             "are sent", related=((kept, ("id",), "the entry it names"),))
+            compactions.sort(key=pre.__getitem__)
+        for line, later in zip(compactions, compactions[1:]):
+            if pre[later] < end[line]:
+                self.add("ELY056", line, ("type",),
+                         f"a later compaction below it (line {later + 1}) replaces it on that path: pi uses only the "
+                         "last compaction on the path, so there this summary is never sent",
+                         related=((later, ("type",), "the compaction pi uses there"),))
 
     # -- the leaf -------------------------------------------------------------------------------------------------
 
@@ -470,8 +486,8 @@ class _Checker:
         notes = [f"{len(path)} entries on its path to the root"]
         if model.in_cycle(leaf):
             notes.append("the path loops, so pi hangs building the context")
-        elif path[0] in model.dangling:
-            notes.append(f"the walk stops at line {path[0] + 1}, whose parent is missing")
+        elif model.root_of(leaf) in model.dangling:
+            notes.append(f"the walk stops at line {model.root_of(leaf) + 1}, whose parent is missing")
         branches = len(model.branch_points)
         if branches:
             notes.append(f"{branches} branch point{'s' if branches > 1 else ''} in the file; other branches are "

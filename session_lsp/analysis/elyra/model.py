@@ -13,6 +13,7 @@ The tool-call pairing is filled in by the link pass, which finds it in its walk 
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -36,16 +37,32 @@ def unpack_call(packed: int) -> tuple[int, int]:
 
 
 class ActivePath(Sequence[int]):
-    """The lines from the root to the leaf pi resumes from, with O(1) membership (`line in path`)."""
+    """The lines from the root to the leaf pi resumes from. Membership (`line in path`) is an O(1) ancestor test;
+    the lines themselves are listed only when asked for."""
 
-    def __init__(self, lines: Sequence[int], size: int) -> None:
-        self._lines = array("i", lines)
-        self._member = bytearray(size)
-        for line in self._lines:
-            self._member[line] = 1
+    def __init__(self, model: ElyraModel, leaf: int | None) -> None:
+        self._model = model
+        self._leaf = leaf
+        self._lines: array[int] | None = None
+        self._members: set[int] | None = None
+
+    def _materialized(self) -> array[int]:
+        if self._lines is None:
+            lines = self._model.path_to_root(self._leaf) if self._leaf is not None else []
+            lines.reverse()
+            self._lines = array("i", lines)
+        return self._lines
+
+    @property
+    def reaches_root(self) -> bool:
+        """False when the path meets a parentId loop (pi would never finish walking it)."""
+        return self._leaf is None or self._model.pre[self._leaf] != NONE
 
     def __len__(self) -> int:
-        return len(self._lines)
+        if self._leaf is None:
+            return 0
+        depth = self._model.depth_of[self._leaf]
+        return depth + 1 if depth != NONE else len(self._materialized())
 
     @overload
     def __getitem__(self, index: int) -> int: ...
@@ -54,18 +71,25 @@ class ActivePath(Sequence[int]):
     def __getitem__(self, index: slice) -> list[int]: ...
 
     def __getitem__(self, index: int | slice) -> int | list[int]:
+        lines = self._materialized()
         if isinstance(index, slice):
-            return list(self._lines[index])
-        return self._lines[index]
+            return list(lines[index])
+        return lines[index]
 
     def __iter__(self) -> Iterator[int]:
-        return iter(self._lines)
+        return iter(self._materialized())
 
     def __contains__(self, line: object) -> bool:
-        return isinstance(line, int) and 0 <= line < len(self._member) and self._member[line] == 1
+        if self._leaf is None or not isinstance(line, int):
+            return False
+        if self.reaches_root:
+            return self._model.is_ancestor(line, self._leaf)
+        if self._members is None:
+            self._members = set(self._materialized())
+        return line in self._members
 
     def __repr__(self) -> str:
-        return f"ActivePath({list(self._lines)!r})"
+        return f"ActivePath({list(self._materialized())!r})"
 
 
 class ElyraModel:
@@ -80,89 +104,158 @@ class ElyraModel:
         """The header's version as detected (None when it is not an integer or there is no header)."""
         self.line_facts: list[Any] = [result.facts for result in results]
         """Per line: its HeaderFacts / EntryFacts, None for a line pi cannot parse."""
-        self._junk = bytearray(result.kind is LineKind.NON_OBJECT for result in results)
         self._size = size
-        headers: list[int] = []
-        entries: list[int] = []
-        parsed: list[int] = []
-        others: list[int] = []
-        tool_lines: list[int] = []
-        by_id: dict[str, int] = {}
-        duplicates: list[tuple[int, int]] = []
-        for number, found in enumerate(self.line_facts):
-            if found is None:
-                continue
-            parsed.append(number)
-            if type(found) is HeaderFacts:
-                headers.append(number)
-                continue
-            entries.append(number)
-            entry_id = found.id
-            if entry_id is not None:
-                earlier = by_id.get(entry_id)
-                if earlier is not None:
-                    duplicates.append((number, earlier))
-                by_id[entry_id] = number
-            if found.type != "message":
-                others.append(number)
-            elif found.tool_calls or found.tool_call_id is not None:
-                tool_lines.append(number)
+        self.by_id: dict[str, int] = {}
+        """id -> the line pi's index holds for it (the last entry with that id)."""
+        self.dangling: list[int] = []
+        """Entries whose parentId names no entry (pi's context walk stops there)."""
+        self.self_parents: list[int] = []
+        self.null_roots: list[int] = []
+        """Entries with `parentId: null`, in file order."""
+        self.parent_below: list[int] = []
+        """Entries whose parent comes later in the file."""
+        self.older_than_parent: list[int] = []
+        """Entries whose timestamp is earlier than their parent's (both in pi's form)."""
+        parent = array("i", [NONE]) * size
+        headers, entries, others, tool_lines = self._scan(parent)
+        by_id = self.by_id
         self.header_line: int | None = headers[0] if headers else None
         """The first `type:"session"` line (pi's header); None when the file has none."""
         self.headers: list[int] = headers
         self.entry_lines = array("i", entries)
         """Every entry line (parsed, not a header) in file order."""
-        self.parsed_lines = array("i", parsed)
-        """Every line pi can parse, in file order: what a v1 `firstKeptEntryIndex` counts (header = 0)."""
-        self.by_id = by_id
-        """id -> the line pi's index holds for it (the last entry with that id)."""
-        self.duplicates = duplicates
-        """(line, earlier line with the same id) for every entry whose id was used before."""
+        self.first_parsed: int | None = min(headers[:1] + entries[:1], default=None)
+        """The first line pi can parse: the header, in a healthy file."""
+        self.parsed_lines = array("i", sorted(headers + entries) if not tree else ())
+        """v1 only: every line pi can parse, in file order, which a `firstKeptEntryIndex` counts (header = 0)."""
         self.special_lines = others
         """Entries that are not `message`s (compactions, labels, summaries, ...), in file order."""
         self.tool_lines = tool_lines
         """`message` entries with tool calls or a toolCallId, in file order."""
         self.leaf: int | None = entries[-1] if entries else None
         """The last entry in file order: what pi resumes from."""
-        self.dangling: list[int] = []
-        """Entries whose parentId names no entry (pi's context walk stops there)."""
-        self.self_parents: list[int] = []
-        self.null_roots: list[int] = []
-        """Entries with `parentId: null`, in file order."""
-        self.parent_of = self._link_parents(entries)
-        """Per line: the parent entry's line, -1 for a root or a line that is not an entry."""
-        self.child_start, self.child_list = self._children_index(entries)
-        """The children of line `l` are `child_list[child_start[l]:child_start[l + 1]]`."""
-        self.roots: list[int] = [line for line in entries if self.parent_of[line] == NONE]
+        first_child, next_sibling, branch_points = self._siblings(entries, parent)
+        self.branch_points: list[int] = branch_points
+        """Entries with more than one child, in file order."""
+        self.roots: list[int] = [line for line in entries if parent[line] == NONE]
         """Entries without a parent in the tree (null, dangling, missing or self parentId), in file order."""
+        order, pre, end, depth = self._walk(parent, first_child, next_sibling)
+        self.parent_of = parent
+        """Per line: the parent entry's line, -1 for a root or a line that is not an entry."""
+        self.first_child = first_child
+        self.next_sibling = next_sibling
+        """Children of `l`: `first_child[l]`, then `next_sibling` of each, in pi's tree-view order."""
+        self.order = self.entry_lines if order == entries else array("i", order)
+        """The entries reachable from a root, depth first (each root, then its subtrees in child order)."""
+        self.pre = pre
+        """Per line: its position in `order`, -1 when unreachable (on or below a parentId loop)."""
+        self.end = end
+        """Per line: `pre` + the size of its subtree, so `a` is an ancestor of `b` iff pre[a] <= pre[b] < end[a]."""
+        self.depth_of = depth
+        """Per line: the depth of an entry a root reaches (a root is 0), else -1."""
         self.cycles: list[tuple[int, ...]] = self._find_cycles(entries)
         """Each parentId loop once, as its lines in parent order; a self-parent is a loop of one."""
-        self._depth = self._depths()
-        self.active_path = self._path_of_leaf()
+        self.active_path = ActivePath(self, self.leaf)
+        """Root to leaf: what pi's context walk follows on resume."""
         self.labels: dict[str, tuple[str, int]] = {}
         """target id -> (label, label line), resolved in file order; an empty or absent label clears."""
         self.session_name: str | None = None
         """The latest non-empty session_info name (pi `main`)."""
         self._first_kept: dict[int, int] = {}
         self._named_by: dict[str, list[int]] = {}
-        self._resolve_specials()
-        self._result_call: dict[int, int] = {}
-        self._call_results: dict[int, list[int]] = {}
+        self._resolve_specials(results)
+        self.result_calls: dict[int, int] = {}
+        """toolResult line -> the packed call it answers (filled by the link pass)."""
+        self.first_results: dict[int, int] = {}
+        """packed call -> the first result (in depth-first order) that answers it."""
+        self.more_results: dict[int, list[int]] = {}
+        """packed call -> the further results answering it (other branches, or duplicates)."""
 
     # -- construction -------------------------------------------------------------------------------------------
 
-    def _link_parents(self, entries: list[int]) -> array[int]:
-        parent = [NONE] * self._size
-        facts = self.line_facts
-        if not self.tree:
+    def _scan(self, parent: array[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+        """One pass over the lines: headers, entries, the id index, and (v2+) each entry's parent when it is
+        already indexed, which in a file pi wrote is every one. The others (a parent further down, dangling, self)
+        are resolved once the index is complete; if an id repeats, every parent is linked again, because pi's index
+        holds the last entry with an id."""
+        facts, by_id, tree = self.line_facts, self.by_id, self.tree
+        older, null_roots = self.older_than_parent, self.null_roots
+        headers: list[int] = []
+        entries: list[int] = []
+        others: list[int] = []
+        tool_lines: list[int] = []
+        unresolved: list[int] = []
+        with_id = 0
+        header_type = HeaderFacts
+        for number, found in enumerate(facts):
+            if found is None:
+                continue
+            if type(found) is header_type:
+                headers.append(number)
+                continue
+            entries.append(number)
+            if tree:
+                parent_id = found.parent_id
+                if parent_id is not None:
+                    target = by_id.get(parent_id)
+                    if target is None:
+                        unresolved.append(number)
+                    else:
+                        parent[number] = target
+                        stamp = found.timestamp
+                        if stamp is not None:
+                            above = facts[target].timestamp
+                            if above is not None and stamp < above:
+                                older.append(number)
+                elif found.has_parent:
+                    null_roots.append(number)
+            entry_id = found.id
+            if entry_id is not None:
+                by_id[entry_id] = number
+                with_id += 1
+            if found.type != "message":
+                others.append(number)
+            elif found.tool_calls or found.tool_call_id is not None:
+                tool_lines.append(number)
+        self.duplicates: list[tuple[int, int]] = []
+        """(line, earlier line with the same id) for every entry whose id was used before."""
+        if with_id != len(by_id):
+            self._find_duplicates(entries)
+        if not tree:
             previous = NONE
+            stamp_above = None
             for line in entries:
                 parent[line] = previous
                 previous = line
-            return array("i", parent)
-        by_id = self.by_id
+                stamp = facts[line].timestamp
+                if stamp is not None and stamp_above is not None and stamp < stamp_above:
+                    older.append(line)
+                stamp_above = stamp
+        elif self.duplicates:
+            parent[:] = array("i", [NONE]) * len(parent)
+            del older[:], null_roots[:]
+            self._link(entries, parent)
+        elif unresolved:
+            self._link(unresolved, parent)
+            older.sort()
+        return headers, entries, others, tool_lines
+
+    def _find_duplicates(self, entries: list[int]) -> None:
+        facts = self.line_facts
+        seen: dict[str, int] = {}
+        for number in entries:
+            entry_id = facts[number].id
+            if entry_id is not None:
+                if entry_id in seen:
+                    self.duplicates.append((number, seen[entry_id]))
+                seen[entry_id] = number
+
+    def _link(self, lines: list[int], parent: array[int]) -> None:
+        """Link `lines` to their parents through the complete id index."""
+        facts, by_id = self.line_facts, self.by_id
         dangling, self_parents, null_roots = self.dangling, self.self_parents, self.null_roots
-        for line in entries:
+        below, older = self.parent_below, self.older_than_parent
+        for line in lines:
             found = facts[line]
             parent_id = found.parent_id
             if parent_id is None:
@@ -176,85 +269,119 @@ class ElyraModel:
                 self_parents.append(line)
             else:
                 parent[line] = target
-        return array("i", parent)
+                if target > line:
+                    below.append(line)
+                stamp = found.timestamp
+                if stamp is not None:
+                    above = facts[target].timestamp
+                    if above is not None and stamp < above:
+                        older.append(line)
 
-    def _children_index(self, entries: list[int]) -> tuple[array[int], array[int]]:
-        """Children as one array: those of line `l` are `list[start[l]:start[l + 1]]`, sorted as pi's tree view
-        sorts them (by timestamp; file order among equals and when a timestamp is unreadable)."""
-        parent = self.parent_of
-        count = [0] * (self._size + 1)
-        for line in entries:
+    def _siblings(self, entries: list[int], parent: array[int]) -> tuple[array[int], array[int], list[int]]:
+        """First-child / next-sibling links in file order, then re-sorted as pi's tree view sorts children (by
+        timestamp; file order among equals, and wherever a timestamp is unreadable)."""
+        first_child = array("i", [NONE]) * self._size
+        next_sibling = array("i", [NONE]) * self._size
+        branching: set[int] = set()
+        for line in reversed(entries):
             up = parent[line]
             if up != NONE:
-                count[up + 1] += 1
-        total = 0
-        for index in range(len(count)):
-            total += count[index]
-            count[index] = total
-        start = array("i", count)
-        fill = count
-        children = [0] * total
-        for line in entries:
-            up = parent[line]
-            if up != NONE:
-                children[fill[up]] = line
-                fill[up] += 1
+                head = first_child[up]
+                if head != NONE:
+                    next_sibling[line] = head
+                    branching.add(up)
+                first_child[up] = line
         facts = self.line_facts
-        for up in range(self._size):
-            begin, end = start[up], start[up + 1]
-            if end - begin > 1:
-                group = children[begin:end]
-                stamps = [facts[line].timestamp for line in group]
-                if None not in stamps and stamps != sorted(stamps):
-                    order = sorted(range(len(group)), key=lambda i: stamps[i])
-                    children[begin:end] = [group[i] for i in order]
-        return start, array("i", children)
-
-    def _find_cycles(self, entries: list[int]) -> list[tuple[int, ...]]:
-        cycles: list[tuple[int, ...]] = [(line,) for line in self.self_parents]
-        if not self.tree:
-            return cycles
-        parent = self.parent_of
-        colour = [0] * self._size  # 0 unseen, k = on the walk started at the k-th entry, -1 done
-        for walk_id, start in enumerate(entries, 1):
-            if colour[start]:
+        for up in branching:
+            group = []
+            child = first_child[up]
+            while child != NONE:
+                group.append(child)
+                child = next_sibling[child]
+            stamps = [facts[child].timestamp for child in group]
+            if None in stamps or stamps == sorted(stamps):
                 continue
-            walk: list[int] = []
-            line = start
-            while line != NONE and colour[line] == 0:
-                colour[line] = walk_id
-                walk.append(line)
-                line = parent[line]
-            if line != NONE and colour[line] == walk_id:
-                cycles.append(tuple(walk[walk.index(line):]))
-            for seen in walk:
-                colour[seen] = -1
-        return cycles
+            group = [group[i] for i in sorted(range(len(group)), key=stamps.__getitem__)]
+            first_child[up] = group[0]
+            for child, after in zip(group, group[1:]):
+                next_sibling[child] = after
+            next_sibling[group[-1]] = NONE
+        return first_child, next_sibling, sorted(branching)
 
-    def _depths(self) -> array[int]:
-        depth = [NONE] * self._size
-        start, children = self.child_start, self.child_list
+    def _walk(self, parent: array[int], first_child: array[int],
+              next_sibling: array[int]) -> tuple[list[int], array[int], array[int], array[int]]:
+        """Depth-first order from the roots, with depths and subtree ends (one pass down, one back up)."""
+        size = self._size
+        pre = array("i", [NONE]) * size
+        end = array("i", [NONE]) * size
+        if len(self.roots) == 1 and not self.branch_points:
+            order = [self.roots[0]]
+            child = first_child[order[0]]
+            while child != NONE:
+                order.append(child)
+                child = first_child[child]
+            if len(order) == len(self.entry_lines):  # one chain, no loop beside it: positions are depths
+                total = len(order)
+                for position, line in enumerate(order):
+                    pre[line] = position
+                    end[line] = total
+                return order, pre, end, pre
+        order = []
+        depth = array("i", [NONE]) * size
         stack: list[int] = []
+        position = 0
         for root in self.roots:
             depth[root] = 0
             stack.append(root)
             while stack:
                 line = stack.pop()
+                pre[line] = position
+                position += 1
+                order.append(line)
+                child = first_child[line]
+                if child == NONE:
+                    continue
                 below = depth[line] + 1
-                for index in range(start[line], start[line + 1]):
-                    child = children[index]
+                if next_sibling[child] == NONE:
                     depth[child] = below
                     stack.append(child)
-        return array("i", depth)
+                    continue
+                group = []
+                while child != NONE:
+                    depth[child] = below
+                    group.append(child)
+                    child = next_sibling[child]
+                group.reverse()
+                stack.extend(group)
+        for line in order:
+            end[line] = pre[line] + 1
+        for line in reversed(order):
+            up = parent[line]
+            if up != NONE and end[line] > end[up]:
+                end[up] = end[line]
+        return order, pre, end, depth
 
-    def _path_of_leaf(self) -> ActivePath:
-        if self.leaf is None:
-            return ActivePath((), self._size)
-        path = self.path_to_root(self.leaf)
-        path.reverse()
-        return ActivePath(path, self._size)
+    def _find_cycles(self, entries: array[int]) -> list[tuple[int, ...]]:
+        """Loops among the entries no root reaches (a reachable entry's ancestors end at a root), by colouring."""
+        cycles: list[tuple[int, ...]] = [(line,) for line in self.self_parents]
+        if len(self.order) == len(entries):
+            return cycles
+        parent, pre = self.parent_of, self.pre
+        colour: dict[int, int] = {}  # line -> the walk that met it first
+        for walk_id, start in enumerate((line for line in entries if pre[line] == NONE), 1):
+            if start in colour:
+                continue
+            walk: list[int] = []
+            line = start
+            while line != NONE and line not in colour:
+                colour[line] = walk_id
+                walk.append(line)
+                line = parent[line]
+            if line != NONE and colour[line] == walk_id:
+                cycles.append(tuple(walk[walk.index(line):]))
+        return cycles
 
-    def _resolve_specials(self) -> None:
+    def _resolve_specials(self, results: Sequence[LineResult]) -> None:
         facts, by_id = self.line_facts, self.by_id
         labels, named_by = self.labels, self._named_by
         for line in self.special_lines:
@@ -280,7 +407,7 @@ class ElyraModel:
                         if target is not None:
                             self._first_kept[line] = target
                 elif found.first_kept_index is not None:
-                    target = self._v1_kept(line, found.first_kept_index)
+                    target = self._v1_kept(line, found.first_kept_index, results)
                     if target is not None:
                         self._first_kept[line] = target
             elif kind == "branch_summary" and found.from_id is not None:
@@ -291,7 +418,7 @@ class ElyraModel:
                 if parent_id is not None:
                     named_by.setdefault(parent_id, []).append(line)
 
-    def _v1_kept(self, line: int, index: int) -> int | None:
+    def _v1_kept(self, line: int, index: int, results: Sequence[LineResult]) -> int | None:
         """The line pi's v1 migration takes `firstKeptEntryIndex` to name: the index-th parsed line, when it is an
         entry object before the compaction (a later entry has no id yet when the migration reaches the compaction,
         a header or a non-object line has none at all)."""
@@ -299,7 +426,8 @@ class ElyraModel:
         if not 0 < index < len(parsed):
             return None
         target = parsed[index]
-        if target >= line or type(self.line_facts[target]) is not EntryFacts or self._junk[target]:
+        if target >= line or type(self.line_facts[target]) is not EntryFacts \
+                or results[target].kind is not LineKind.OBJECT:
             return None
         return target
 
@@ -307,14 +435,20 @@ class ElyraModel:
 
     def pair(self, result_line: int, call: int) -> None:
         """Record that the toolResult on `result_line` answers the packed tool call `call`."""
-        self._result_call[result_line] = call
-        self._call_results.setdefault(call, []).append(result_line)
+        self.result_calls[result_line] = call
+        if call not in self.first_results:
+            self.first_results[call] = result_line
+        else:
+            self.more_results.setdefault(call, []).append(result_line)
+
+    def is_answered(self, call: int) -> bool:
+        return call in self.first_results
 
     # -- queries -------------------------------------------------------------------------------------------------
 
     def result_call(self, line: int) -> int | None:
         """The packed call the toolResult on `line` answers."""
-        return self._result_call.get(line)
+        return self.result_calls.get(line)
 
     def facts(self, line: int) -> Any:
         return self.line_facts[line] if 0 <= line < self._size else None
@@ -329,26 +463,28 @@ class ElyraModel:
         return None if up == NONE else up
 
     def children(self, line: int) -> list[int]:
+        """The entries whose parent this is, ordered as pi's tree view orders them."""
+        out: list[int] = []
         if not 0 <= line < self._size:
-            return []
-        return list(self.child_list[self.child_start[line] : self.child_start[line + 1]])
+            return out
+        child = self.first_child[line]
+        while child != NONE:
+            out.append(child)
+            child = self.next_sibling[child]
+        return out
 
-    def child_count(self, line: int) -> int:
-        if not 0 <= line < self._size:
-            return 0
-        return self.child_start[line + 1] - self.child_start[line]
-
-    @property
-    def branch_points(self) -> list[int]:
-        """Entries with more than one child, in file order."""
-        start = self.child_start
-        return [line for line in self.entry_lines if start[line + 1] - start[line] > 1]
+    def is_ancestor(self, above: int, line: int) -> bool:
+        """Whether `above` is `line` or on its path to the root."""
+        if not (0 <= above < self._size and 0 <= line < self._size):
+            return False
+        start = self.pre[above]
+        return start != NONE and start <= self.pre[line] < self.end[above]
 
     def depth(self, line: int) -> int | None:
         """Entries above this one (a root has depth 0); None for a line that is not an entry."""
         if not self.is_entry(line):
             return None
-        known = self._depth[line]
+        known = self.depth_of[line]
         return known if known != NONE else len(self.path_to_root(line)) - 1
 
     def path_to_root(self, line: int) -> list[int]:
@@ -358,7 +494,7 @@ class ElyraModel:
             return []
         parent = self.parent_of
         path = [line]
-        if self._depth[line] != NONE:
+        if self.pre[line] != NONE:
             up = parent[line]
             while up != NONE:
                 path.append(up)
@@ -373,13 +509,23 @@ class ElyraModel:
         return path
 
     def in_cycle(self, line: int) -> bool:
-        """Whether walking parentId from this entry never reaches a root (pi's walk from here hangs)."""
+        """Whether walking parentId from this entry never ends in pi: it meets a loop or a self-parent."""
         if not self.is_entry(line):
             return False
-        if self._depth[line] == NONE:
+        if self.pre[line] == NONE:
             return True
-        top = self.path_to_root(line)[-1]
-        return top in self.self_parents
+        return self.root_of(line) in self.self_parents
+
+    def root_of(self, line: int) -> int | None:
+        """The root this entry's path ends at (for an entry on or below a loop: where the walk comes back)."""
+        if not self.is_entry(line):
+            return None
+        start = self.pre[line]
+        if start == NONE:
+            return self.path_to_root(line)[-1]
+        roots = self.roots
+        index = bisect_right([self.pre[root] for root in roots], start) - 1
+        return roots[index]
 
     def first_kept(self, line: int) -> int | None:
         """For a compaction: the entry its firstKeptEntryId (v1: firstKeptEntryIndex, as migrated) names."""
@@ -397,7 +543,7 @@ class ElyraModel:
         if type(found) is not EntryFacts:
             return None
         if call_id is None or call_id == found.tool_call_id:
-            packed = self._result_call.get(line)
+            packed = self.result_calls.get(line)
             if packed is not None:
                 return unpack_call(packed)
             if call_id is None:
@@ -410,7 +556,9 @@ class ElyraModel:
 
     def tool_results(self, line: int, block: int) -> list[int]:
         """The toolResult lines that answer the call in block `block` of the assistant entry on `line`."""
-        return list(self._call_results.get(pack_call(line, block), ()))
+        call = pack_call(line, block)
+        first = self.first_results.get(call)
+        return [] if first is None else [first, *self.more_results.get(call, ())]
 
     def open_calls(self, line: int) -> list[tuple[int, int]]:
         """Tool calls on the path to `line` (this line included) that no result on that path answers, oldest
@@ -455,7 +603,7 @@ class ElyraModel:
         elif kind == "label" and found.target_id is not None:
             out.append(Reference(line, ("targetId",), "targetId", found.target_id, by_id.get(found.target_id)))
         elif found.tool_call_id is not None:
-            packed = self._result_call.get(line)
+            packed = self.result_calls.get(line)
             target = None if packed is None else packed >> BLOCK_BITS
             out.append(Reference(line, ("message", "toolCallId"), "toolCallId", found.tool_call_id, target))
         return out
@@ -474,7 +622,7 @@ class ElyraModel:
         if not self.tree:
             sources.extend(kept for kept, target in self._first_kept.items() if target == line)
         for call in found.tool_calls:
-            sources.extend(self._call_results.get(pack_call(line, call.index), ()))
+            sources.extend(self.tool_results(line, call.index))
         out: list[Reference] = []
         for source in sorted(set(sources)):
             out.extend(ref for ref in self.references_from(source) if ref.target == line)

@@ -12,8 +12,9 @@ MAX_TITLE = 60
 
 
 def clip(text: str, limit: int = MAX_TITLE) -> str:
-    """One line, whitespace collapsed, at most `limit` characters (an ellipsis marks a cut)."""
-    if len(text) <= limit and text.isprintable() and "  " not in text and text == text.strip():
+    """One line of at most `limit` characters (an ellipsis marks a cut). A short printable text is kept as it is;
+    anything else has its whitespace runs (newlines, tabs) collapsed to single spaces."""
+    if len(text) <= limit and text.isprintable():
         return text
     flat = " ".join(text.lstrip()[: limit * 2].split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

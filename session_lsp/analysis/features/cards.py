@@ -9,7 +9,7 @@ from ..detect import Kind
 from ..document import Document
 from ..jsonscan import Path
 from . import excerpt
-from .views import elyra_view, entry_label, thndrs_model
+from .views import child_count, elyra_view, entry_label, thndrs_model
 
 
 def levels_of(doc: Document, line: int, path: Path) -> list[dict[str, Any]]:
@@ -67,7 +67,7 @@ def _elyra_rows(doc: Document, line: int, obj: dict[str, Any]) -> list[str]:
     depth = view.depth(line)
     if depth is not None:
         rows.append(f"depth {depth}")
-    children = view.child_count(line)
+    children = child_count(view, line)
     rows.append(f"{children} child{'ren' if children != 1 else ''}" + (" (a branch point)" if children > 1 else ""))
     if view.leaf == line:
         rows.append("**the leaf**: the last entry, where pi resumes")

@@ -72,7 +72,7 @@ def _token_end(text: str, found: Where, col: int) -> int:
     """Where the token under the cursor ends (the whole string, quotes included, or the bare word)."""
     if found.in_string:
         match = _STRING.match(text, found.token_start)
-        return match.end() if match is not None else len(text.rstrip())
+        return match.end() if match is not None else col
     end = col
     while end < len(text) and text[end] not in ' \t\r,:]}{["':
         end += 1
@@ -126,14 +126,14 @@ def _values(doc: Document, text: str, line: int, col: int, found: Where,
         for rank, struct in enumerate(tagged[1]):
             out.append(_value_item(struct.tag, "enum_member", _variant_detail(struct), span, rank))
         return out
-    declared = schemas.type_at(kind, found.value_path, levels)
-    for rank, value in enumerate(schemas.enum_values(declared) if declared is not None else ()):
-        out.append(_value_item(value, "enum_member", schemas.type_name(declared), span, rank))
-    for rank, (value, detail) in enumerate(known_values(kind, found.key)):
-        out.append(_value_item(value, "value", detail, span, len(out) + rank))
     if found.key is not None:
-        for rank, (value, detail) in enumerate(reference_values(doc, line, found.key, levels)):
-            out.append(_value_item(value, "reference", detail, span, rank))
+        for value, detail in reference_values(doc, line, found.key, levels):
+            out.append(_value_item(value, "reference", detail, span, len(out)))
+    declared = schemas.type_at(kind, found.value_path, levels)
+    for value in schemas.enum_values(declared) if declared is not None else ():
+        out.append(_value_item(value, "enum_member", schemas.type_name(declared), span, len(out)))
+    for value, detail in known_values(kind, found.key):
+        out.append(_value_item(value, "value", detail, span, len(out)))
     return out
 
 

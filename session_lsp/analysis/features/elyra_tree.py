@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from array import array
 
+import weakref
+
 import msgspec
 
-from ..elyra.model import ElyraModel
+from ..elyra.model import NONE, ElyraModel
 
 
 class Run(msgspec.Struct):
@@ -34,33 +36,47 @@ class Layout(msgspec.Struct):
     """Every run, parents before their branches."""
 
 
-def layout(model: ElyraModel) -> Layout:
-    active = model.active_path
-    start, children = model.child_start, model.child_list
+_CACHE: weakref.WeakKeyDictionary[ElyraModel, Layout] = weakref.WeakKeyDictionary()
+"""One layout per model: the model is replaced whenever the link pass runs again, and kept while edits leave the
+links alone, so outline, folding and tree requests between two link passes share one layout."""
 
-    def chain(line: int) -> Run:
+
+def layout(model: ElyraModel) -> Layout:
+    found = _CACHE.get(model)
+    if found is None:
+        found = _CACHE[model] = _build(model)
+    return found
+
+
+def _build(model: ElyraModel) -> Layout:
+    active = model.active_path
+    first_child, next_sibling = model.first_child, model.next_sibling
+
+    def chain(line: int) -> tuple[Run, list[int]]:
+        """The run from `line` down, and the children where it ends (none, or two and more)."""
         lines = [line]
-        while start[line + 1] - start[line] == 1:
-            line = children[start[line]]
+        child = first_child[line]
+        while child != NONE and next_sibling[child] == NONE:
+            line = child
             lines.append(line)
-        return Run(lines, [], lines[0] in active)
+            child = first_child[line]
+        return Run(lines, [], lines[0] in active), model.children(line) if child != NONE else []
 
     roots = model.roots
-    top = chain(roots[0]) if len(roots) == 1 else Run([], [], bool(roots))
-    pending = [top] if len(roots) == 1 else []
-    if len(roots) != 1:
-        top.branches = _ordered([chain(root) for root in roots])
-        pending.extend(top.branches)
-    order = [top]
+    if len(roots) == 1:
+        top, below = chain(roots[0])
+        pending = [(top, below)]
+    else:
+        top = Run([], [], bool(roots))
+        pending = [(top, list(roots))]
+    order: list[Run] = []
     while pending:
-        run = pending.pop()
-        if run is not top:
-            order.append(run)
-        end = run.lines[-1]
-        count = start[end + 1] - start[end]
-        if count > 1:
-            run.branches = _ordered([chain(children[index]) for index in range(start[end], start[end + 1])])
-            pending.extend(run.branches)
+        run, below = pending.pop()
+        order.append(run)
+        if below:
+            made = [chain(child) for child in below]
+            run.branches = _ordered([branch for branch, _ in made])
+            pending.extend(made)
     reached = array("b", bytes(len(model.line_facts)))
     for run in reversed(order):
         run.size = len(run.lines) + sum(branch.size for branch in run.branches)

@@ -81,7 +81,8 @@ def _dangling(doc: Document, field: str, value: str) -> str:
     text = f"`{field}` **`{value}`** resolves to nothing: there is no {what} with this value."
     if code:
         found = rule(code)
-        text += f"\n\n{found.reason[:1].upper()}{found.reason[1:]} ({code} {found.name})"
+        agent = "pi" if doc.format.kind is Kind.ELYRA else "thndrs"
+        text += f"\n\nWhat {agent} does then: {found.reason} ({code} {found.name})"
     return text
 
 

@@ -7,7 +7,7 @@ from ..anchors import line_span
 from ..document import Document
 from ..elyra.model import ElyraModel
 from .types import CodeLens, InlayHint
-from .views import elyra_view, thndrs_model
+from .views import child_count, elyra_view, thndrs_model
 
 REVEAL = "sessionLsp.revealLine"
 """Client command the lenses name: move the cursor to the 0-based line in `arguments[0]`."""
@@ -22,7 +22,7 @@ def _active_child(model: ElyraModel, line: int) -> tuple[int, int] | None:
 
 
 def _branch_text(model: ElyraModel, line: int) -> tuple[str, int | None]:
-    count = model.child_count(line)
+    count = child_count(model, line)
     active = _active_child(model, line)
     if active is None:
         return f"⎇ {count} branches (none leads to the leaf)", None
@@ -70,7 +70,7 @@ def inlay_hints(doc: Document, start_line: int, end_line: int) -> list[InlayHint
     out: list[InlayHint] = []
     for line in range(max(start_line, 0), min(end_line, len(doc.lines) - 1) + 1):
         end = len(doc.lines[line].rstrip())
-        if model.child_count(line) > 1:
+        if child_count(model, line) > 1:
             out.append(InlayHint(line, end, _branch_text(model, line)[0]))
         if model.leaf == line:
             out.append(InlayHint(line, end, "● leaf", tooltip=LEAF_TEXT))

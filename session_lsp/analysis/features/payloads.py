@@ -8,8 +8,11 @@ from typing import Any
 from ..document import Document
 from ..elyra.context import build_context
 from ..elyra.facts import EntryFacts
+from ..elyra.model import NONE
 from . import excerpt, turns
-from .views import elyra_view, entry_label, thndrs_model
+from ..thndrs.model import ThndrsModel, Turn
+from .values import HORIZON
+from .views import elyra_view, thndrs_model
 
 
 def _base(doc: Document) -> dict[str, Any]:
@@ -24,18 +27,27 @@ def tree(doc: Document) -> dict[str, Any]:
     model = elyra_view(doc)
     if model is not None:
         nodes = []
-        active = model.active_path
+        active = set(model.active_path)
+        labels = {model.by_id[target]: label for target, (label, _) in model.labels.items() if target in model.by_id}
+        results, facts_of, parent_of = doc.results, model.line_facts, model.parent_of
+        first_child, next_sibling = model.first_child, model.next_sibling
         for line in model.entry_lines:
-            facts: EntryFacts = model.line_facts[line]
-            children = model.children(line)
-            children.sort(key=lambda child: child not in active)
+            facts: EntryFacts = facts_of[line]
+            children = []
+            child = first_child[line]
+            while child != NONE:
+                children.append(child)
+                child = next_sibling[child]
+            if len(children) > 1:
+                children.sort(key=lambda child: child not in active)
+            up = parent_of[line]
             nodes.append({
                 "id": facts.id, "line": line, "type": facts.type, "role": facts.role,
-                "title": doc.results[line].title, "label": entry_label(model, line), "parent": model.parent(line),
+                "title": results[line].title, "label": labels.get(line), "parent": None if up == NONE else up,
                 "children": children, "on_active_path": line in active, "is_leaf": line == model.leaf,
             })
         out.update(entry_count=len(model.entry_lines), header_line=model.header_line, leaf=model.leaf,
-                   active_path=list(active), roots=list(model.roots), session_name=model.session_name,
+                   active_path=list(model.active_path), roots=list(model.roots), session_name=model.session_name,
                    nodes=nodes)
         return out
     thndrs = thndrs_model(doc)
@@ -63,6 +75,18 @@ def tree(doc: Document) -> dict[str, Any]:
     return out
 
 
+def _turn_around(doc: Document, model: ThndrsModel, line: int) -> Turn | None:
+    """The turn of the record on `line`; for a record without a turn_id (usage, context...), the turn whose lines
+    enclose it, found by walking up a bounded stretch."""
+    for number in range(line, max(-1, line - HORIZON), -1):
+        facts = doc.results[number].facts
+        turn_id = getattr(facts, "turn_id", None)
+        if turn_id is not None:
+            turn = model.turns.get(turn_id)
+            return turn if turn is not None and turn.lines[-1] >= line else None
+    return None
+
+
 _THNDRS_ROLES = {"user": "user", "assistant_finished": "assistant", "reasoning_finished": "reasoning",
                  "failed": "error", "cancelled": "cancelled"}
 
@@ -79,8 +103,7 @@ def context(doc: Document, line: int) -> dict[str, Any]:
                                         for m in messages])
         return out
     thndrs = thndrs_model(doc)
-    facts = doc.results[line].facts if thndrs is not None and 0 <= line < len(doc.lines) else None
-    turn = thndrs.turns.get(facts.turn_id) if thndrs is not None and facts is not None and facts.turn_id else None
+    turn = _turn_around(doc, thndrs, line) if thndrs is not None and 0 <= line < len(doc.lines) else None
     if turn is None:
         out.update(turn_id=None, messages=[])
         return out

@@ -18,7 +18,7 @@ from ..diagnostics import Span
 from ..document import Document
 from . import schemas
 from .types import CompletionItem
-from .values import elyra_parent_above, id_taken, thndrs_context_above
+from .values import elyra_parent_above, id_taken, open_elyra_calls, thndrs_context_above
 
 
 def escape(text: str) -> str:
@@ -54,10 +54,15 @@ def _value(t: mi.Type | None, stops: _Stops, depth: int = 0) -> str:
     fields, everything else a neutral value."""
     if t is None:
         return stops.stop("null")
-    choices = schemas.enum_values(t)
-    if choices and all(isinstance(c, str) for c in choices):
-        return '"' + stops.choice([str(c) for c in choices]) + '"'
     kinds = schemas.members(t)
+    literals = [value for member in kinds if isinstance(member, mi.LiteralType) for value in member.values]
+    if len(literals) == 1:
+        return _literal(literals[0])
+    if literals and all(isinstance(value, str) for value in literals):
+        return '"' + stops.choice([str(value) for value in literals]) + '"'
+    tagged = schemas.tag_values(t)
+    if tagged is not None:
+        return "{" + _literal(tagged[0]) + ':"' + stops.choice([str(s.tag) for s in tagged[1]]) + '"}'
     for member in kinds:
         if isinstance(member, mi.StrType):
             return '"' + stops.stop() + '"'
@@ -146,6 +151,7 @@ def _elyra_items(doc: Document, line: int, span: Span, now: datetime) -> list[Co
     entry_id = fresh_id(f"{elyra_time(now)}/{line}", lambda candidate: id_taken(doc, candidate))
     base = {"id": _literal(entry_id), "parentId": _literal(parent), "timestamp": _literal(elyra_time(now))}
     millis = int(now.timestamp() * 1000)
+    calls = open_elyra_calls(doc, parent)
     out: list[CompletionItem] = []
     for struct in schemas.structs(root):
         if struct.tag == "session":
@@ -158,6 +164,8 @@ def _elyra_items(doc: Document, line: int, span: Span, now: datetime) -> list[Co
                     continue
                 stops = _Stops()
                 fixed = {"timestamp": str(millis)}
+                if role == "toolResult" and calls:
+                    fixed.update(toolCallId=_literal(calls[0][0]), toolName=_literal(calls[0][1]))
                 if role == "assistant":
                     fixed["content"] = '[{"type":"text","text":"' + stops.stop() + '"}]'
                 message = _object(variant, stops, fixed)

@@ -19,7 +19,7 @@ from ..thndrs.model import ThndrsModel
 from . import turns
 from .elyra_tree import Run, layout
 from .types import Symbol
-from .views import elyra_view, entry_label, thndrs_model
+from .views import child_count, elyra_view, entry_label, thndrs_model
 
 
 class _Budget:
@@ -127,7 +127,7 @@ def _entry(doc: Document, model: ElyraModel, number: int) -> _Node:
         notes.append(f"label {label}")
     if model.leaf == number:
         notes.append("leaf")
-    count = model.child_count(number)
+    count = child_count(model, number)
     if count > 1:
         notes.append(f"{count} branches")
     return _Node(doc.results[number].title or f"line {number + 1}", " · ".join(notes), "event", span, span)

@@ -56,15 +56,15 @@ def _recent_ids(doc: Document, line: int) -> list[tuple[str, str]]:
     return out
 
 
-def _open_elyra_calls(doc: Document, line: int, parent_id: str | None) -> list[tuple[str, str]]:
-    """Tool calls on the path above the parent that no result answers yet, up to the last user message (pi
-    answers calls left open before a user message itself)."""
+def open_elyra_calls(doc: Document, parent_id: str | None) -> list[tuple[str, str, int]]:
+    """(call id, tool name, line) of the tool calls on the path from the entry `parent_id` up that no result
+    answers yet, nearest first; the walk stops at a user message (pi answers calls left open before one itself)."""
     view = elyra_view(doc)
     if view is None:
         return []
     current = view.by_id.get(parent_id) if parent_id is not None else None
     answered: set[str] = set()
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, str, int]] = []
     steps = 0
     while current is not None and steps < HORIZON:
         facts = _entry_facts(doc, current)
@@ -74,7 +74,7 @@ def _open_elyra_calls(doc: Document, line: int, parent_id: str | None) -> list[t
             answered.add(facts.tool_call_id)
         for call in facts.tool_calls:
             if call.id not in answered:
-                out.append((call.id, f"{call.name or 'tool'} call on line {current + 1}"))
+                out.append((call.id, call.name or "", current))
         if facts.role == "user":
             break
         current = view.parent(current)
@@ -145,7 +145,8 @@ def reference_values(doc: Document, line: int, key: str, levels: list[dict[str, 
         if key == "toolCallId":
             root = levels[0] if levels else {}
             parent = root.get("parentId") if isinstance(root.get("parentId"), str) else elyra_parent_above(doc, line)
-            return _open_elyra_calls(doc, line, parent)
+            return [(call_id, f"open {name or 'tool'} call on line {where + 1}")
+                    for call_id, name, where in open_elyra_calls(doc, parent)]
         return []
     if doc.format.kind is not Kind.THNDRS:
         return []

@@ -18,6 +18,10 @@ def elyra_view(doc: Document) -> ElyraModel | None:
     return model if doc.format.kind is Kind.ELYRA and isinstance(model, ElyraModel) else None
 
 
+def child_count(model: ElyraModel, line: int) -> int:
+    return len(model.children(line))
+
+
 def entry_label(model: ElyraModel, line: int) -> str | None:
     """The label pi shows on this entry (the latest label entry naming its id), if any."""
     entry_id = model.entry_id(line)

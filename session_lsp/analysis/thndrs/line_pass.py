@@ -10,7 +10,8 @@ schema problem with its path, and `jsonscan` turns paths into columns. A record 
 is still read by thndrs, so it is converted to its Struct and checked like a fast-path record.
 
 Blank lines are reported by the link pass (THN070): only it knows whether an empty last element is a blank line or
-the end of a file that ends with "\\n".
+the end of a file that ends with "\\n". The facts of a glued line are the number of records on it (the link pass
+counts them as lost when it judges a seq gap); other unreadable lines have none.
 """
 
 from __future__ import annotations
@@ -174,7 +175,7 @@ def _slow(text: str) -> LineResult:
                    "serde_json fails with 'trailing characters', so thndrs drops the whole line and every record "
                    "on it is lost")
         start, end = decoded.parts[0], len(text.rstrip())
-        return LineResult(kind, None, (LineIssue("THN001", start, end, message),), f"{count} glued records",
+        return LineResult(kind, count, (LineIssue("THN001", start, end, message),), f"{count} glued records",
                           decoded.parts)
     if kind is LineKind.NON_OBJECT:
         locator = _Locator(text, False)

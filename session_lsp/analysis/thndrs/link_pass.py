@@ -7,8 +7,8 @@ Decisions:
   file that ends with "\\n", not a blank line, and only this pass knows which element is last.
 * THN071 (truncated last line) is reported *with* THN001 on the same line, not instead of it: THN001 says where
   the JSON breaks (a column the line pass knows), THN071 why (the write was cut off) and what follows from it.
-* THN033 (seq gap) is not reported when unreadable lines between the two records account for the missing seqs: the
-  lost records are in plain view, each with its own error.
+* THN033 (seq gap) is not reported when unreadable lines between the two records account for the missing seqs (a
+  glued line counts for each record on it): the lost records are in plain view, each with its own error.
 * THN022 (session id vs file name) is checked only when the file is named like a thndrs session file (its stem
   contains a `session-YYYYMMDD-HHMMSS` id) or lies in a `sessions` directory: thndrs only ever looks a session up
   by such a file, and an exported or fixture file named otherwise would always "mismatch".
@@ -65,7 +65,17 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     _turns(model, issues)
     _compactions(model, facts, issues)
     _processes(model, issues)
-    return Linked(model, issues)
+    return Linked(model, [issue for issue in issues if issue.code in _ANY_LINE or _valid(facts, issue.anchor.line)])
+
+
+_ANY_LINE = frozenset({"THN020", "THN031", "THN032", "THN033", "THN035", "THN037", "THN070", "THN071"})
+"""Rules about the file's own order and shape, reported on every line. The others are reported only on records
+thndrs reads: a dropped record has its own error, and what it lacks (a finish, a user, an outcome) does not matter."""
+
+
+def _valid(facts: Sequence[RecordFacts | None], line: int) -> bool:
+    f = facts[line] if 0 <= line < len(facts) else None
+    return f is not None and f.valid
 
 
 def _lines(lines: Sequence[str], results: Sequence[LineResult], issues: list[LinkIssue]) -> None:
@@ -137,7 +147,9 @@ def _order(results: Sequence[LineResult], facts: Sequence[RecordFacts | None], i
     for line, result in enumerate(results):
         f = facts[line]
         if f is None:
-            if result.kind in _UNREADABLE:
+            if result.kind is LineKind.GLUED:
+                unreadable += result.facts
+            elif result.kind in _UNREADABLE:
                 unreadable += 1
             continue
         if f.schema_version is not None:
@@ -255,8 +267,8 @@ def _permissions(model: ThndrsModel, issues: list[LinkIssue]) -> None:
 
 def _turns(model: ThndrsModel, issues: list[LinkIssue]) -> None:
     for turn in model.turns.values():
-        first = turn.lines[0]
-        if turn.user is None or turn.user > first:
+        first = next((line for line in turn.lines if model.facts[line].valid), None)  # type: ignore[union-attr]
+        if first is not None and (turn.user is None or turn.user > first):
             related = _related(turn.user, "the user record of this turn", ("turn_id",)) if turn.user is not None else ()
             count = sum(1 for line in turn.lines if turn.user is None or line < turn.user)
             issues.append(LinkIssue(

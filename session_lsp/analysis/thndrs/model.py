@@ -4,7 +4,8 @@ Built in one pass over the line facts (O(n)). Pairing follows replay (§2.8): a 
 open `tool_started` with the same (turn_id, call_id); a permission outcome the oldest open request with its
 tool_call_id (any turn); a terminal `shell_exec` the open `running` record with its process_id. Every object line
 takes part, also one thndrs drops for a schema error: its own error says so, and leaving it out would only add
-follow-on reports (a lost `user` making its whole turn "without user").
+follow-on reports (a lost `user` making its whole turn "without user"). The link pass reports pairing problems only
+on records thndrs reads.
 """
 
 from __future__ import annotations

@@ -17,6 +17,9 @@ fields are `skip_serializing_if` (O, D/O) omit defaults, structs whose optional 
 as `null`, plain D) do not. A record thndrs wrote therefore re-encodes to exactly its own line, which is how the line
 pass proves cheaply that a line has no duplicate keys (see `line_pass`).
 
+`gc=False`: decoded JSON cannot form reference cycles, and untracked records keep the collector out of the way of a
+100,000-line decode.
+
 Integers: msgspec bounds must fit in an int64, so u64/usize fields carry `extra={"u64": True}`; `validate` checks
 the 2^64-1 bound from it and the line pass checks it on the fast path.
 """
@@ -50,11 +53,11 @@ UsageRule = Literal["anthropic_messages", "open_ai_chat", "open_ai_responses"]
 ReceiptMode = Literal["shadow", "applied", "baseline_fallback"]
 
 
-class _Nested(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+class _Nested(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True, gc=False):
     pass
 
 
-class _Written(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False):
+class _Written(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=False, gc=False):
     """A nested struct whose optional fields the writer always writes (`null` or the default)."""
 
 
@@ -162,7 +165,7 @@ class PromptMetadata(_Written, kw_only=True):
     has_user_turn: bool
 
 
-class _Provenance(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="kind"):
+class _Provenance(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="kind", gc=False):
     pass
 
 
@@ -294,7 +297,8 @@ class AcpPermissionOptionRecord(_Nested, kw_only=True):
 # Records (§2.2 envelope + §2.4)
 
 
-class _Record(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True, tag_field="type"):
+class _Record(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True, tag_field="type",
+              gc=False):
     schema_version: U32
     """Always 1; never checked on read."""
     seq: U64

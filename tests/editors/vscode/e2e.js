@@ -41,6 +41,17 @@ async function goTo(page, line, column) {
   await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
 }
 
+/** Hover with the mouse over the text at the cursor (where goTo put it). */
+async function showHover(page) {
+  const cursor = await page.locator(".monaco-editor .cursors-layer .cursor").first().boundingBox();
+  await page.mouse.move(cursor.x + 4, cursor.y + cursor.height / 2);
+  await page.mouse.move(cursor.x + 6, cursor.y + cursor.height / 2);
+  const hover = page.locator(".monaco-hover-content", { hasText: /\S/ }).first();
+  await hover.waitFor({ state: "visible" });
+  await page.waitForTimeout(700); // it fades in
+  return (await hover.innerText()).trim();
+}
+
 async function statusPosition(page) {
   return (await page.locator("#status\\.editor\\.selection").innerText()).trim();
 }
@@ -92,13 +103,7 @@ async function rows(locator) {
     await step("hover", async () => {
       await page.locator(".monaco-editor .view-lines").first().click();
       await goTo(page, hoverLine, hoverCol);
-      await page.keyboard.press("Control+K");
-      await page.keyboard.press("Control+I");
-      const hover = page.locator(".monaco-hover-content").first();
-      await hover.waitFor({ state: "visible" });
-      await page.waitForTimeout(700); // it fades in
-      out.hover = (await hover.innerText()).trim();
-      if (shots) await page.screenshot({ path: path.join(shots, "vscode-hover.png") });
+      out.hover = await showHover(page);
       await page.keyboard.press("Escape");
     });
 
@@ -118,6 +123,16 @@ async function rows(locator) {
     });
 
     await step("session tree", async () => {
+      // Room for the whole tree: fold the folder view, widen the side bar.
+      const folders = page.locator(".pane-header", { hasText: "work" }).first();
+      if ((await folders.getAttribute("aria-expanded")) === "true") await folders.click();
+      const box = await page.locator(".part.sidebar").boundingBox();
+      if (box) {
+        await page.mouse.move(box.x + box.width, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + 540, box.y + box.height / 2, { steps: 5 });
+        await page.mouse.up();
+      }
       const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Session Tree" }) });
       const header = pane.locator(".pane-header");
       await header.waitFor();
@@ -128,9 +143,11 @@ async function rows(locator) {
     });
 
     await step("screenshot", async () => {
-      await page.keyboard.press("Control+Shift+M");
-      await page.waitForTimeout(300);
+      await page.locator(".monaco-editor .view-lines").first().click();
+      await goTo(page, hoverLine, hoverCol);
+      await showHover(page);
       if (shots) await page.screenshot({ path: path.join(shots, "vscode.png") });
+      await page.keyboard.press("Escape");
     });
 
     await step("model context", async () => {
@@ -142,6 +159,20 @@ async function rows(locator) {
       await page.waitForTimeout(500);
       out.context_tab = (await tab.first().innerText()).trim();
       out.context_text = (await page.locator(".editor-group-container.active .view-lines").first().innerText()).slice(0, 2000);
+    });
+
+    // Which server the extension started: nothing was configured, so it must be the bundled copy.
+    await step("server process", async () => {
+      out.server_processes = [];
+      for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+        let command = "";
+        try {
+          command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+        } catch {
+          continue;
+        }
+        if (command.includes(process.env.E2E_EXTENSIONS) && command.includes("server.py")) out.server_processes.push(command);
+      }
     });
 
     // A server path that does not exist: the extension restarts and says once what to set.

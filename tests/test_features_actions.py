@@ -1,0 +1,108 @@
+"""Quick fixes: each one's exact edits, and that applying them removes the diagnostic and keeps every line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from session_lsp.analysis import Diagnostic, Document, Span, analyze
+from session_lsp.analysis.features import CodeAction, TextEdit, code_actions
+
+FIXTURES = Path(__file__).parent / "fixtures" / "features"
+
+
+def load(name: str) -> Document:
+    return analyze((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+def span_of(doc: Document, line: int, needle: str) -> Span:
+    start = doc.lines[line].index(needle)
+    return Span(line, start, line, start + len(needle))
+
+
+def apply(doc: Document, edits: tuple[TextEdit, ...]) -> None:
+    for edit in sorted(edits, key=lambda e: (e.span.line, e.span.start), reverse=True):
+        doc.edit(edit.span.line, edit.span.start, edit.span.end_line, edit.span.end, edit.new_text)
+
+
+def fixes(doc: Document, code: str) -> tuple[list[Diagnostic], list[CodeAction]]:
+    found = [d for d in doc.diagnostics() if d.code == code]
+    assert found, code
+    return found, code_actions(doc, found[0].span, found)
+
+
+def test_split_glued_records() -> None:
+    doc = load("elyra-broken.jsonl")
+    before = doc.lines[3]
+    found, [action] = fixes(doc, "ELY002")
+    cut = before.index('}{"type"') + 1
+    assert action.title == "Split into 2 lines"
+    assert action.is_preferred and action.diagnostic_codes == ("ELY002",) and action.kind == "quickfix"
+    assert action.edits == (TextEdit(Span(3, 0, 3, len(before)), before[:cut] + "\n" + before[cut:]),)
+    apply(doc, action.edits)
+    assert doc.lines[3] + doc.lines[4] == before
+    assert "ELY002" not in {d.code for d in doc.diagnostics()}
+
+
+def test_point_a_dangling_parent_at_the_entry_above() -> None:
+    doc = load("elyra-broken.jsonl")
+    found, [action] = fixes(doc, "ELY042")
+    assert action.title == "Set parentId to 'dddd0002' (the entry above)"
+    assert action.edits == (TextEdit(span_of(doc, 4, '"ffff9999"'), '"dddd0002"'),)
+    apply(doc, action.edits)
+    assert "ELY042" not in {d.code for d in doc.diagnostics()}
+
+
+def test_give_a_duplicate_a_fresh_id_and_move_its_children() -> None:
+    doc = load("elyra-broken.jsonl")
+    found, [action] = fixes(doc, "ELY040")
+    new = found[0].data["new_id"] if found[0].data else None
+    assert isinstance(new, str) and len(new) == 8
+    assert action.edits == (TextEdit(span_of(doc, 5, '"dddd0002"'), f'"{new}"'),
+                            TextEdit(span_of(doc, 6, '"dddd0002"'), f'"{new}"'))
+    assert action.title == f"Give this entry the fresh id {new!r} and update the 1 line written after it"
+    lines = len(doc.lines)
+    apply(doc, action.edits)
+    assert len(doc.lines) == lines
+    assert "ELY040" not in {d.code for d in doc.diagnostics()}
+    assert f'"parentId":"{new}"' in doc.lines[6]
+    assert '"parentId":"dddd0002"' in doc.lines[3]  # written before the duplicate: it meant the first
+
+
+def test_rename_hook_message_role() -> None:
+    doc = load("elyra-broken.jsonl")
+    found, [action] = fixes(doc, "ELY024")
+    assert action.edits == (TextEdit(span_of(doc, 7, '"hookMessage"'), '"custom"'),)
+    apply(doc, action.edits)
+    assert "ELY024" not in {d.code for d in doc.diagnostics()}
+
+
+def test_renumber_seq_in_line_order() -> None:
+    doc = load("thndrs-seq.jsonl")
+    seq_diagnostics = [d for d in doc.diagnostics() if d.code.startswith("THN03")]
+    assert {d.code for d in seq_diagnostics} == {"THN030", "THN031", "THN032", "THN033"}
+    [action] = code_actions(doc, Span(0, 0, 4, 0), seq_diagnostics)
+    assert action.title == "Renumber seq 0..4 in line order (4 records change)"
+    assert action.diagnostic_codes == ("THN030", "THN032", "THN031", "THN033")
+    def seq(line: int, old: int) -> Span:
+        start = doc.lines[line].index(f'"seq":{old},') + 6
+        return Span(line, start, line, start + 1)
+
+    assert action.edits == (TextEdit(seq(0, 2), "0"), TextEdit(seq(2, 1), "2"), TextEdit(seq(3, 5), "3"),
+                            TextEdit(seq(4, 3), "4"))
+    apply(doc, action.edits)
+    assert not [d for d in doc.diagnostics() if d.code.startswith("THN03")]
+
+
+def test_only_diagnostics_in_the_range_are_fixed() -> None:
+    doc = load("elyra-broken.jsonl")
+    everything = doc.diagnostics()
+    assert code_actions(doc, Span(0, 0, 2, 0), everything) == []
+    titles = [action.title for action in code_actions(doc, Span(4, 0, 7, 0), everything)]
+    assert titles[0] == "Set parentId to 'dddd0002' (the entry above)"
+    assert titles[2] == 'Rename role "hookMessage" to "custom"'
+    assert len(titles) == 3
+
+
+def test_no_fix_without_a_repair() -> None:
+    doc = load("elyra-branched.jsonl")
+    assert code_actions(doc, Span(0, 0, 20, 0), doc.diagnostics()) == []
