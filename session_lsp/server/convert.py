@@ -148,7 +148,7 @@ def selection_range(lines: Sequence[str], item: features.SelectionRange, encodin
     return types.SelectionRange(range_of(lines, item.span, encoding), parent)
 
 
-_SNIPPET = re.compile(r"\$\{\d+:([^}]*)\}|\$\d+")
+_SNIPPET = re.compile(r"\$\{\d+:([^}]*)\}|\$\{\d+\|([^,|]*)[^}]*\}|\$\d+")
 
 
 def completion(lines: Sequence[str], item: features.CompletionItem, encoding: Encoding,
@@ -157,7 +157,7 @@ def completion(lines: Sequence[str], item: features.CompletionItem, encoding: En
     text = item.insert_text
     snippet = item.is_snippet and snippets
     if item.is_snippet and not snippets:
-        text = _SNIPPET.sub(lambda match: match.group(1) or "", text)
+        text = _SNIPPET.sub(lambda match: match.group(1) or match.group(2) or "", text)
     return types.CompletionItem(
         label=item.label,
         kind=_kind(types.CompletionItemKind, item.kind, types.CompletionItemKind.Value),
@@ -165,7 +165,7 @@ def completion(lines: Sequence[str], item: features.CompletionItem, encoding: En
         documentation=types.MarkupContent(types.MarkupKind.Markdown, item.documentation) if item.documentation
         else None,
         sort_text=item.sort_text or None,
-        filter_text=None,
+        filter_text=item.filter_text or None,
         insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText,
         text_edit=types.TextEdit(range_of(lines, item.edit_span, encoding), text),
     )

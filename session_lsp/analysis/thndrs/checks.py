@@ -100,61 +100,42 @@ def has_u64_beyond_seq(cls: type) -> bool:
     return any(step[0] != "seq" for step in _plan(cls))
 
 
+Collector = Callable[[Any, Path, list[tuple[Path, int]]], None]
+
+
 @lru_cache(maxsize=None)
-def _detector(cls: type) -> Callable[[Any], bool]:
-    """A predicate "does this Struct hold a u64 above 2^53?", specialised to the class: one C call reads all its
-    integer fields, so the common answer (no) costs a short loop."""
+def _collector(cls: type) -> Collector:
+    """Appends every u64 above 2^53 of a `cls` instance (path, value) to a list, in field order (the order of a
+    canonical line). Specialised to the class: one C call reads every field that can hold one, so the common case
+    (none) costs a short loop."""
     plan = _plan(cls)
-    names = tuple(name for name, kind, _ in plan if kind == _INT)
-    read = attrgetter(*names) if len(names) > 1 else None
-    single = names[0] if len(names) == 1 else None
-    structs = tuple((name, _detector(sub)) for name, kind, sub in plan if kind == _STRUCT)
-    lists = tuple((name, _detector(sub)) for name, kind, sub in plan if kind == _LIST)
+    steps = tuple((name, kind, _collector(sub) if sub is not None else None) for name, kind, sub in plan)
+    names = tuple(name for name, _, _ in plan)
+    read = attrgetter(*names) if len(names) > 1 else (lambda obj: (getattr(obj, names[0]),)) if names else None
 
-    def detect(obj: Any) -> bool:
-        if read is not None:
-            for value in read(obj):
-                if value is not None and value > JS_SAFE:
-                    return True
-        elif single is not None:
-            value = getattr(obj, single)
-            if value is not None and value > JS_SAFE:
-                return True
-        for name, inner in structs:
-            value = getattr(obj, name)
-            if value is not None and inner(value):
-                return True
-        for name, inner in lists:
-            for item in getattr(obj, name):
-                if inner(item):
-                    return True
-        return False
+    def collect(obj: Any, path: Path, found: list[tuple[Path, int]]) -> None:
+        if read is None:
+            return
+        for (name, kind, inner), value in zip(steps, read(obj)):
+            if value is None:
+                continue
+            if kind == _INT:
+                if value > JS_SAFE:
+                    found.append(((*path, name), value))
+            elif kind == _STRUCT:
+                inner(value, (*path, name), found)  # type: ignore[misc]
+            else:
+                for index, item in enumerate(value):
+                    inner(item, (*path, name, index), found)  # type: ignore[misc]
 
-    return detect
+    return collect
 
 
 def large_integers(record: msgspec.Struct) -> list[tuple[Path, int]]:
     """Every u64 value above 2^53 in the record, in field order (which is the order of a canonical line)."""
-    if not _detector(type(record))(record):
-        return []
     found: list[tuple[Path, int]] = []
-    _collect(record, (), found)
+    _collector(type(record))(record, (), found)
     return found
-
-
-def _collect(obj: msgspec.Struct, path: Path, found: list[tuple[Path, int]]) -> None:
-    for name, kind, sub in _plan(type(obj)):
-        value = getattr(obj, name)
-        if value is None:
-            continue
-        if kind == _INT:
-            if value > JS_SAFE:
-                found.append(((*path, name), value))
-        elif kind == _STRUCT:
-            _collect(value, (*path, name), found)
-        else:
-            for index, item in enumerate(value):
-                _collect(item, (*path, name, index), found)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ counts them as lost when it judges a seq gap); other unreadable lines have none.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -49,6 +50,7 @@ _CODES = {
 }
 
 
+@lru_cache(maxsize=4096)
 def dotted(path: Path) -> str:
     out = ""
     for item in path:
@@ -93,14 +95,15 @@ class _Locator:
     def number(self, path: Path, value: int) -> tuple[int, int]:
         """A u64 value's digits. On a canonical line (fields in schema order, compact) values are found in order by
         a plain search for `"key":digits`, so the many lines with large hashes are never scanned."""
-        name = path[-1]
-        if self.canonical and isinstance(name, str):
-            needle = f'"{name}":{value}'
+        if self.canonical:
+            digits = str(value)
+            needle = f'"{path[-1]}":{digits}'
             pos = self.text.find(needle, self._cursor)
-            after = pos + len(needle)
-            if pos >= 0 and not self.text[after : after + 1].isdigit():
-                self._cursor = after
-                return after - len(str(value)), after
+            if pos >= 0:
+                after = pos + len(needle)
+                if not self.text[after : after + 1].isdigit():
+                    self._cursor = after
+                    return after - len(digits), after
         return self.span(path)
 
 
@@ -123,13 +126,16 @@ def _read(text: str, record: Any, canonical: bool, locator: _Locator | None = No
     the record's encoding."""
     cls = type(record)
     big = large_integers(record) if record.seq > JS_SAFE or cls in _WITH_U64 else _NONE
-    if big and any(value > U64_MAX for _, value in big):
-        return _slow(text)
+    for _, value in big:
+        if value > U64_MAX:
+            return _slow(text)
     time_ok = TIME.fullmatch(record.time) is not None
     findings = envelope(record, time_ok) if record.schema_version != 1 or not time_ok else _NONE
     by_type = BY_TYPE.get(cls)
     if by_type is not None:
-        findings = findings + by_type(record)
+        more = by_type(record)
+        if more:
+            findings = findings + more
     if findings or big:
         if locator is None:
             locator = _Locator(text, canonical)

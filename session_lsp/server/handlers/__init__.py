@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from ..app import SessionServer
 from . import (
-    code_actions, completion, custom, diagnostics, folding, hover, lenses, lifecycle, navigation, rename, selection,
-    symbols, sync,
+    code_actions, commands, completion, custom, diagnostics, folding, hover, lenses, lifecycle, navigation, rename,
+    selection, symbols, sync,
 )
 
 MODULES = (lifecycle, sync, diagnostics, hover, navigation, rename, symbols, folding, selection, completion,
-           code_actions, lenses, custom)
+           code_actions, lenses, commands, custom)
 
 
 def register_all(server: SessionServer) -> None:

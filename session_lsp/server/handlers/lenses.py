@@ -8,10 +8,17 @@ from ...analysis import Document, features
 from ...analysis.text import Encoding
 from .. import convert
 from ..app import SessionServer
+from .commands import SERVER_COMMANDS
 
 
-def _lenses(doc: Document, encoding: Encoding) -> list[types.CodeLens]:
-    return [convert.code_lens(doc.lines, item, encoding) for item in features.code_lenses(doc)]
+def _lenses(doc: Document, uri: str, encoding: Encoding) -> list[types.CodeLens]:
+    out = []
+    for item in features.code_lenses(doc):
+        lens = convert.code_lens(doc.lines, item, encoding)
+        if lens.command is not None and lens.command.command in SERVER_COMMANDS:
+            lens.command.arguments = [uri, *(lens.command.arguments or ())]
+        out.append(lens)
+    return out
 
 
 def _hints(doc: Document, rng: types.Range, encoding: Encoding) -> list[types.InlayHint]:
@@ -20,7 +27,8 @@ def _hints(doc: Document, rng: types.Range, encoding: Encoding) -> list[types.In
 
 
 async def code_lens(ls: SessionServer, params: types.CodeLensParams) -> list[types.CodeLens] | None:
-    return await ls.read(params.text_document.uri, _lenses, ls.encoding)
+    uri = params.text_document.uri
+    return await ls.read(uri, _lenses, uri, ls.encoding)
 
 
 async def inlay_hint(ls: SessionServer, params: types.InlayHintParams) -> list[types.InlayHint] | None:
