@@ -1,10 +1,12 @@
 """Data-driven rule tests: each `tests/cases/<format>/<name>.jsonl` sits beside `<name>.expected`, which lists
 every diagnostic the file must produce, one `LINE CODE SEVERITY` per line (1-based line; `#` starts a comment).
-A case named `clean-*` must list nothing.
+A case named `clean-*` must list nothing. An expected file whose first line is `#! exists` is checked with
+`os.path.exists` passed in, as the CLI does (rules about other files on disk need it).
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -34,7 +36,9 @@ def _expected(case: Path) -> Counter[tuple[int, str, str]]:
 def _actual(case: Path) -> Counter[tuple[int, str, str]]:
     text, bad = decode_bytes(case.read_bytes())
     invalid = [Span(line, start, line, end) for line, start, end in bad]
-    document = analyze(text, Options(path=case.name), invalid)
+    directives = case.with_suffix(".expected").read_text(encoding="utf-8").splitlines()[:1]
+    exists = os.path.exists if directives == ["#! exists"] else None
+    document = analyze(text, Options(path=case.name, exists=exists), invalid)
     return Counter((d.span.line + 1, d.code, d.severity.label) for d in document.diagnostics())
 
 
