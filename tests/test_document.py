@@ -3,7 +3,10 @@ fresh analysis of that text, including when an edit changes the detected format 
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
+from collections.abc import Iterator
 
 import pytest
 
@@ -169,3 +172,26 @@ def test_an_edit_drops_the_invalid_utf8_report() -> None:
 def test_replace_is_a_fresh_start(document: Document) -> None:
     document.replace(META + "\n")
     assert_matches_fresh(document, META + "\n")
+
+
+@pytest.fixture
+def no_cycle_collector() -> Iterator[None]:
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("text", [TEXT, "\n".join([META, META.replace('"seq":0', '"seq":1')]) + "\n"],
+                         ids=["elyra", "thndrs"])
+def test_a_replaced_link_model_is_freed_at_once(text: str, no_cycle_collector: None) -> None:
+    """Every relink replaces the model; a reference cycle inside it would keep each old one (tens of MB on a large
+    file) alive until Python's rare full collection, and the server's memory would grow with every edit."""
+    document = analyze(text, Options())
+    document.diagnostics()
+    old = weakref.ref(document.linked.model)
+    document.edit(1, 0, 1, 0, "\n")
+    assert document.linked.model is not old()
+    assert old() is None

@@ -7,7 +7,7 @@ were added or removed). Diagnostics are assembled on demand from both.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .anchors import AnchorResolver
 from .detect import DETECTION_HORIZON, FormatInfo, Kind, detect
@@ -16,16 +16,35 @@ from .registry import rule
 from .results import FormatAnalyzer, Linked, LineResult, Options
 from .text import split_lines
 
+LinePass = Callable[[str, FormatInfo], LineResult]
+LinkPass = Callable[[Sequence[str], Sequence[LineResult], FormatInfo, Options], Linked]
+
+
+class TwoPassAnalyzer:
+    """A format's line pass and link pass, bound to one file's detected format and options."""
+
+    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, link_pass: LinkPass) -> None:
+        self.info = info
+        self.options = options
+        self._line_pass = line_pass
+        self._link_pass = link_pass
+
+    def line(self, text: str) -> LineResult:
+        return self._line_pass(text, self.info)
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
+        return self._link_pass(lines, results, self.info, self.options)
+
 
 def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     if info.kind is Kind.ELYRA:
-        from .elyra import ElyraAnalyzer
+        from . import elyra
 
-        return ElyraAnalyzer(info, options)
+        return TwoPassAnalyzer(info, options, elyra.analyze_line, elyra.link)
     if info.kind is Kind.THNDRS:
-        from .thndrs import ThndrsAnalyzer
+        from . import thndrs
 
-        return ThndrsAnalyzer(info, options)
+        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.link)
     from .plain import PlainAnalyzer
 
     return PlainAnalyzer(info, options)

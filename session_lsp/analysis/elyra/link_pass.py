@@ -190,8 +190,9 @@ class _Checker:
                 earlier = [child for child in children if lines[index - 1] < child < line]
                 fresh = _fresh_id(entry_id, line, used)
                 used.add(fresh)
-                note = (f"; {len(earlier)} entries written for the earlier one now hang under this one instead"
-                        if earlier else "")
+                written = "1 entry written for the earlier one now hangs" if len(earlier) == 1 else \
+                    f"{len(earlier)} entries written for the earlier one now hang"
+                note = f"; {written} under this one instead" if earlier else ""
                 self.add("ELY040", line, ("id",),
                          f"id {entry_id!r} is already used on line {first + 1}: pi's index keeps only the later "
                          f"entry, so the earlier one and its subtree become unreachable{note}",

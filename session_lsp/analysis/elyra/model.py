@@ -12,6 +12,7 @@ The tool-call pairing is filled in by the link pass, which finds it in its walk 
 
 from __future__ import annotations
 
+import weakref
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -41,7 +42,9 @@ class ActivePath(Sequence[int]):
     the lines themselves are listed only when asked for."""
 
     def __init__(self, model: ElyraModel, leaf: int | None) -> None:
-        self._model = model
+        self._model = weakref.proxy(model)
+        """Weak, since the model holds its path: a cycle would keep every replaced model (tens of MB on a large file)
+        alive until the garbage collector's rare full pass."""
         self._leaf = leaf
         self._lines: array[int] | None = None
         self._members: set[int] | None = None
