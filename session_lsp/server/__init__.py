@@ -3,7 +3,14 @@ the analysis core and back."""
 
 from __future__ import annotations
 
+import sys
+
 from .app import SessionServer
+
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread may hold the GIL while another waits (Python's default is 0.005). A first analysis runs in a
+worker thread for a second or more; the event loop wants the GIL back after every read and every handoff, and at
+5 ms a turn the requests of other documents queue behind it."""
 
 
 def create_server() -> SessionServer:
@@ -16,6 +23,7 @@ def create_server() -> SessionServer:
 
 def serve(tcp: tuple[str, int] | None = None) -> None:
     """Serve one client over stdio, or over TCP at (host, port)."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
     server = create_server()
     if tcp is None:
         server.start_io()

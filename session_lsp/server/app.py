@@ -84,26 +84,17 @@ class SessionServer(LanguageServer):
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.analysis, fn, *args)
 
-    async def read(self, uri: str, fn: Callable[..., T], *args: Any) -> T | None:
+    async def read(self, uri: str, fn: Callable[..., T], *args: Any, versioned: bool = False) -> T | None:
         """`fn(document, *args)` in a worker, after every change sent before this request; None when the URI is
-        not open."""
+        not open. `versioned` passes the document's version after the document (for versioned workspace edits)."""
         entry = self.store.get(uri)
         if entry is None:
             return None
         async with entry.lock:
             if entry.doc is None:
                 return None
-            return await self.run(fn, entry.doc, *args)
-
-    async def read_versioned(self, uri: str, fn: Callable[..., T], *args: Any) -> T | None:
-        """As `read`, with the document's version after the document (for versioned workspace edits)."""
-        entry = self.store.get(uri)
-        if entry is None:
-            return None
-        async with entry.lock:
-            if entry.doc is None:
-                return None
-            return await self.run(fn, entry.doc, entry.version, *args)
+            head = (entry.doc, entry.version) if versioned else (entry.doc,)
+            return await self.run(fn, *head, *args)
 
     @property
     def versioned_edits(self) -> bool:

@@ -31,7 +31,7 @@ async def test_small_document_is_answered_while_a_large_one_is_analysed(editor: 
         await editor.open(uri, text)
         finished.append(uri)
 
-    big = asyncio.ensure_future(open_and_wait(BIG, _big(40_000)))
+    big = asyncio.ensure_future(open_and_wait(BIG, _big(80_000)))
     await asyncio.sleep(0)  # the big didOpen goes out first
     small = asyncio.ensure_future(open_and_wait(SMALL, elyra()))
     await asyncio.gather(big, small)

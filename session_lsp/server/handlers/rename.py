@@ -36,8 +36,8 @@ async def prepare_rename(ls: SessionServer, params: types.PrepareRenameParams) -
 
 async def rename(ls: SessionServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
     uri = params.text_document.uri
-    result = await ls.read_versioned(uri, _rename, uri, params.position, params.new_name, ls.encoding,
-                                     ls.versioned_edits)
+    result = await ls.read(uri, _rename, uri, params.position, params.new_name, ls.encoding, ls.versioned_edits,
+                           versioned=True)
     if isinstance(result, str):
         raise JsonRpcException(result, code=types.LSPErrorCodes.RequestFailed.value)
     return result
