@@ -158,7 +158,9 @@ async function rows(locator) {
       await tab.first().waitFor();
       await page.waitForTimeout(500);
       out.context_tab = (await tab.first().innerText()).trim();
-      out.context_text = (await page.locator(".editor-group-container.active .view-lines").first().innerText()).slice(0, 2000);
+      // The editor renders every space as U+00A0 in its view lines.
+      out.context_text = (await page.locator(".editor-group-container.active .view-lines").first().innerText())
+        .replace(/\u00a0/g, " ").slice(0, 2000);
     });
 
     // Which server the extension started: nothing was configured, so it must be the bundled copy.
