@@ -41,8 +41,9 @@ apt_install() {  # apt_install [--no-install-recommends] pkg...
 }
 
 apt_install neovim
-# Eglot's and ALE's recommends pull in a mail server (exim4, mailutils).
-apt_install --no-install-recommends emacs-nox elpa-eglot vim-ale ripgrep
+# Eglot's and ALE's recommends pull in a mail server (exim4, mailutils). vim is named because vim-ale depends on
+# "vim | neovim", which the neovim above already satisfies.
+apt_install --no-install-recommends emacs-nox elpa-eglot vim vim-ale ripgrep
 
 if [[ ! -x "$CACHE/nvim-venv/bin/nvim" ]]; then
     log "pip install $NVIM_PYINSTALLER into $CACHE/nvim-venv"
@@ -53,7 +54,9 @@ fi
 
 if [[ $with_vscode == 1 ]]; then
     apt_install chromium
-    apt_install --no-install-recommends libkrb5-dev
+    # fonts-symbola: glyphs the Session Tree uses (🏷, ⑂) that Debian's default fonts lack; without it the
+    # screenshot shows empty boxes.
+    apt_install --no-install-recommends libkrb5-dev fonts-symbola
     timeout 900 bash tests/editors/vscode/install.sh
 fi
-log "done"
+log "done in ${SECONDS} s"

@@ -14,7 +14,8 @@ from session_lsp.analysis import RULES, Diagnostic, Kind, Options, Severity, Spa
 from session_lsp.analysis.text import decode_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path("/work/shared/corpus")
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+"""The shared corpus sits beside the checkout, for developers and CI alike."""
 EXAMPLES = ROOT / "examples"
 GLUED = {
     # SOURCES.md: "Line 440 (1-based) holds two records with no newline between them".

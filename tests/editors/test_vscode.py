@@ -130,6 +130,8 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
 
 def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
+    for stale in ("vscode.png", "vscode-failed.png", "vscode-e2e.json", "code-server.log"):
+        (ARTIFACTS / stale).unlink(missing_ok=True)
     hover = position_of('"parentId":"a1000001"')
     hover = (hover[0], hover[1] + len('"parentId":"') + 2)
     out = tmp_path / "e2e.json"
@@ -140,14 +142,13 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
            "PLAYWRIGHT_CORE": str(PLAYWRIGHT), "CHROMIUM": str(which("chromium"))}
     completed = subprocess.run(["node", str(Path(__file__).parent / "vscode" / "e2e.js")], env=env,
                                capture_output=True, text=True, timeout=max(left, 30))
+    shutil.copyfile(Path(str(code_server["log"])), ARTIFACTS / "code-server.log")
     log = Path(str(code_server["log"])).read_text(errors="replace")[-3000:]
     assert out.exists(), f"e2e.js wrote nothing ({completed.returncode}):\n{completed.stdout}\n{completed.stderr}\n{log}"
     data = json.loads(out.read_text())
     shutil.copyfile(out, ARTIFACTS / "vscode-e2e.json")
-    if os.environ.get("SESSION_LSP_UPDATE_SCREENSHOT") and (ARTIFACTS / "vscode.png").exists():
-        DOCS_SCREENSHOT.parent.mkdir(exist_ok=True)
-        shutil.copyfile(ARTIFACTS / "vscode.png", DOCS_SCREENSHOT)
     assert not data["errors"], f"{data['errors']}\n{json.dumps(data, indent=1)[:4000]}\n{completed.stderr[-2000:]}"
+    assert (ARTIFACTS / "vscode.png").exists(), "e2e.js took no screenshot"
 
     # Out of the box: the bundled server, started by a Python found on PATH.
     assert len(data["server_processes"]) == 1, data["server_processes"]
@@ -181,3 +182,8 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     assert len(toasts) == 1, data["no_server_toasts"]
     assert "/nonexistent/session-lsp" in toasts[0] and "sessionLsp.server.path" in toasts[0], toasts[0]
     assert "no server" in data["no_server_status"]
+
+    # Only a run that passed refreshes the README's screenshot.
+    if os.environ.get("SESSION_LSP_UPDATE_SCREENSHOT"):
+        DOCS_SCREENSHOT.parent.mkdir(exist_ok=True)
+        shutil.copyfile(ARTIFACTS / "vscode.png", DOCS_SCREENSHOT)

@@ -13,6 +13,17 @@ const out = { errors: [], steps: [] };
 const shots = process.env.E2E_SCREENSHOTS;
 const [hoverLine, hoverCol] = process.env.E2E_HOVER.split(",").map(Number);
 
+/** What the workbench shows, as plain text: Monaco renders the spaces of its view lines (and some labels) as
+ * U+00A0, which would never equal the ASCII text the server sent. */
+function plain(text) {
+  return text.replace(/\u00a0/g, " ");
+}
+
+/** The visible text of the first element `locator` matches, non-breaking spaces turned back into spaces. */
+async function text(locator) {
+  return plain(await locator.first().innerText()).trim();
+}
+
 async function step(name, fn) {
   const started = Date.now();
   try {
@@ -49,15 +60,15 @@ async function showHover(page) {
   const hover = page.locator(".monaco-hover-content", { hasText: /\S/ }).first();
   await hover.waitFor({ state: "visible" });
   await page.waitForTimeout(700); // it fades in
-  return (await hover.innerText()).trim();
+  return text(hover);
 }
 
 async function statusPosition(page) {
-  return (await page.locator("#status\\.editor\\.selection").innerText()).trim();
+  return text(page.locator("#status\\.editor\\.selection"));
 }
 
 async function rows(locator) {
-  return (await locator.allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
+  return (await locator.allInnerTexts()).map((row) => plain(row).replace(/\s+/g, " ").trim());
 }
 
 (async () => {
@@ -65,7 +76,7 @@ async function rows(locator) {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   page.setDefaultTimeout(15000);
   try {
     await step("workbench", async () => {
@@ -82,7 +93,7 @@ async function rows(locator) {
       await page.locator(".quick-input-list .monaco-list-row", { hasText: process.env.E2E_FILE }).first().waitFor();
       await page.keyboard.press("Enter");
       await page.locator(".monaco-editor .view-lines").first().waitFor();
-      out.language = (await page.locator("#status\\.editor\\.mode").innerText()).trim();
+      out.language = await text(page.locator("#status\\.editor\\.mode"));
     });
 
     await step("problems", async () => {
@@ -97,7 +108,7 @@ async function rows(locator) {
       const item = page.locator('[id$="sessionLsp.status"]').first();
       await item.waitFor();
       await page.waitForFunction(() => /Elyra|thndrs|not a session/.test(document.querySelector('[id$="sessionLsp.status"]')?.innerText ?? ""));
-      out.status = (await item.innerText()).replace(/\s+/g, " ").trim();
+      out.status = (await text(item)).replace(/\s+/g, " ");
     });
 
     await step("hover", async () => {
@@ -110,7 +121,7 @@ async function rows(locator) {
     await step("definition", async () => {
       out.before_definition = await statusPosition(page);
       await page.keyboard.press("F12");
-      await page.waitForFunction((before) => document.getElementById("status.editor.selection")?.innerText.trim() !== before, out.before_definition);
+      await page.waitForFunction((before) => document.getElementById("status.editor.selection")?.innerText.replace(/\u00a0/g, " ").trim() !== before, out.before_definition);
       out.after_definition = await statusPosition(page);
     });
 
@@ -130,7 +141,7 @@ async function rows(locator) {
       if (box) {
         await page.mouse.move(box.x + box.width, box.y + box.height / 2);
         await page.mouse.down();
-        await page.mouse.move(box.x + 540, box.y + box.height / 2, { steps: 5 });
+        await page.mouse.move(box.x + 620, box.y + box.height / 2, { steps: 5 });
         await page.mouse.up();
       }
       const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Session Tree" }) });
@@ -157,10 +168,8 @@ async function rows(locator) {
       const tab = page.locator(".tabs-container .tab", { hasText: "context at line" });
       await tab.first().waitFor();
       await page.waitForTimeout(500);
-      out.context_tab = (await tab.first().innerText()).trim();
-      // The editor renders every space as U+00A0 in its view lines.
-      out.context_text = (await page.locator(".editor-group-container.active .view-lines").first().innerText())
-        .replace(/\u00a0/g, " ").slice(0, 2000);
+      out.context_tab = await text(tab);
+      out.context_text = (await text(page.locator(".editor-group-container.active .view-lines"))).slice(0, 2000);
     });
 
     // Which server the extension started: nothing was configured, so it must be the bundled copy.
@@ -187,9 +196,11 @@ async function rows(locator) {
       await toast.first().waitFor({ timeout: 20000 });
       await page.waitForTimeout(1500);
       out.no_server_toasts = await rows(page.locator(".notifications-toasts .notification-toast"));
-      out.no_server_status = (await page.locator('[id$="sessionLsp.status"]').first().innerText()).trim();
+      out.no_server_status = await text(page.locator('[id$="sessionLsp.status"]'));
     });
   } finally {
+    // When a step failed, what the workbench looked like at the end (vscode.png is taken midway).
+    if (shots && out.errors.length) await page.screenshot({ path: path.join(shots, "vscode-failed.png") }).catch(() => {});
     fs.writeFileSync(process.env.E2E_OUT, JSON.stringify(out, null, 2));
     await browser.close();
   }
