@@ -46,10 +46,23 @@ def test_split_glued_records() -> None:
 def test_point_a_dangling_parent_at_the_entry_above() -> None:
     doc = load("elyra-broken.jsonl")
     found, [action] = fixes(doc, "ELY042")
-    assert action.title == "Set parentId to 'dddd0002' (the entry above)"
-    assert action.edits == (TextEdit(span_of(doc, 4, '"ffff9999"'), '"dddd0002"'),)
+    # The entry right above (line 2) has the id "dddd0002", which line 5 repeats: pi's index resolves that id to
+    # line 5, whose parent is this very entry, so pointing at it would close a loop (pi hangs). The fix skips it.
+    assert action.title == "Set parentId to 'dddd0001' (the entry above)"
+    assert action.edits == (TextEdit(span_of(doc, 4, '"ffff9999"'), '"dddd0001"'),)
+    before = {d.code for d in doc.diagnostics()}
     apply(doc, action.edits)
-    assert "ELY042" not in {d.code for d in doc.diagnostics()}
+    after = {d.code for d in doc.diagnostics()}
+    assert "ELY042" not in after
+    assert after <= before  # no new problem: in particular no ELY045 loop
+
+
+def test_dangling_parent_fix_without_duplicates_takes_the_line_above() -> None:
+    doc = load("elyra-branched.jsonl")
+    line = doc.lines[6].replace('"parentId":"bbbb0001"', '"parentId":"ffff0000"')
+    doc.edit(6, 0, 6, len(doc.lines[6]), line)
+    found, [action] = fixes(doc, "ELY042")
+    assert action.edits == (TextEdit(span_of(doc, 6, '"ffff0000"'), '"bbbb0001"'),)
 
 
 def test_give_a_duplicate_a_fresh_id_and_move_its_children() -> None:
@@ -98,7 +111,7 @@ def test_only_diagnostics_in_the_range_are_fixed() -> None:
     everything = doc.diagnostics()
     assert code_actions(doc, Span(0, 0, 2, 0), everything) == []
     titles = [action.title for action in code_actions(doc, Span(4, 0, 7, 0), everything)]
-    assert titles[0] == "Set parentId to 'dddd0002' (the entry above)"
+    assert titles[0] == "Set parentId to 'dddd0001' (the entry above)"
     assert titles[2] == 'Rename role "hookMessage" to "custom"'
     assert len(titles) == 3
 

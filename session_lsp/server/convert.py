@@ -172,7 +172,7 @@ def completion(lines: Sequence[str], item: features.CompletionItem, encoding: En
 
 
 def code_lens(lines: Sequence[str], item: features.CodeLens, encoding: Encoding) -> types.CodeLens:
-    command = types.Command(item.title, item.command or "", list(item.arguments) or None)
+    command = types.Command(title=item.title, command=item.command or "", arguments=list(item.arguments) or None)
     return types.CodeLens(range_of(lines, item.span, encoding), command=command)
 
 

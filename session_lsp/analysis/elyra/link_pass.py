@@ -200,12 +200,16 @@ class _Checker:
                          data={"new_id": fresh, "parent_lines": meant})
 
     def _previous_id(self, line: int) -> str | None:
-        """The id of the nearest entry above `line` that has one: the parent pi would have written."""
-        entries, facts = self.model.entry_lines, self.facts
+        """The id of the nearest entry above `line` that can be its parent: the parent pi would have written.
+        Skipped are an id pi's index resolves to a later entry (a duplicate: pointing at it would re-parent this
+        entry under that one) and an entry that hangs below this one (the new link would close a loop)."""
+        model, facts = self.model, self.facts
+        entries, by_id = model.entry_lines, model.by_id
         index = bisect_left(entries, line) - 1
         while index >= 0:
-            entry_id = facts[entries[index]].id
-            if entry_id is not None:
+            above = entries[index]
+            entry_id = facts[above].id
+            if entry_id is not None and by_id.get(entry_id) == above and not model.is_ancestor(line, above):
                 return entry_id
             index -= 1
         return None

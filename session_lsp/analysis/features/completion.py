@@ -24,6 +24,7 @@ from . import schemas, snippets
 from .jsonprefix import Slot, Where, where
 from .types import CompletionItem
 from .values import reference_values
+from .views import elyra_view
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -87,7 +88,7 @@ def _keys(doc: Document, text: str, line: int, col: int, found: Where,
         return []
     struct = schemas.pick_struct(container, levels[-1])
     if struct is not None:
-        fields = schemas.fields_of(struct)
+        fields = schemas.fields_at(kind, doc.format.version, found.container, struct)
     else:
         tagged = schemas.tag_values(container)
         if tagged is None:
@@ -123,18 +124,45 @@ def _values(doc: Document, text: str, line: int, col: int, found: Where,
     container = schemas.type_at(kind, found.container, levels)
     tagged = schemas.tag_values(container) if container is not None and found.key is not None else None
     if tagged is not None and tagged[0] == found.key:
-        for rank, struct in enumerate(tagged[1]):
-            out.append(_value_item(struct.tag, "enum_member", _variant_detail(struct), span, rank))
+        for struct in tagged[1]:
+            if not _flagged(doc, line, found.container, found.key, struct.tag, levels):
+                out.append(_value_item(struct.tag, "enum_member", _variant_detail(struct), span, len(out)))
         return out
     if found.key is not None:
         for value, detail in reference_values(doc, line, found.key, levels):
             out.append(_value_item(value, "reference", detail, span, len(out)))
     declared = schemas.type_at(kind, found.value_path, levels)
     for value in schemas.enum_values(declared) if declared is not None else ():
+        if _flagged(doc, line, found.container, found.key, value, levels):
+            continue
         out.append(_value_item(value, "enum_member", schemas.type_name(declared), span, len(out)))
     for value, detail in known_values(kind, found.key):
         out.append(_value_item(value, "value", detail, span, len(out)))
     return out
+
+
+_SUMMARY_ROLES = frozenset({"branchSummary", "compactionSummary"})
+
+
+def _flagged(doc: Document, line: int, container: tuple, key: str | None, value: Any,
+             levels: list[dict[str, Any]]) -> bool:
+    """Values the schema allows but the checker flags where the cursor is, so completion does not offer them: a
+    second `session` header (ELY013), the in-memory summary roles inside a message (ELY061), `hookMessage` outside
+    v2 files (ELY024: v3 renamed it `custom`), a second thndrs `session_meta` (THN021), and status `Running` in a
+    `tool_finished` record (THN045)."""
+    kind = doc.format.kind
+    if kind is Kind.ELYRA:
+        if container == () and key == "type" and value == "session":
+            model = elyra_view(doc)
+            return model is not None and any(header != line for header in model.headers)
+        if container == ("message",) and key == "role":
+            return value in _SUMMARY_ROLES or (value == "hookMessage" and doc.format.version != 2)
+    elif kind is Kind.THNDRS and container == ():
+        if key == "type" and value == "session_meta":
+            return snippets.other_meta(doc, line)
+        if key == "status" and value == "Running":
+            return bool(levels) and levels[0].get("type") == "tool_finished"
+    return False
 
 
 def _variant_detail(struct: mi.StructType) -> str:

@@ -104,5 +104,5 @@ def _tag_card(doc: Document, cursor: Cursor) -> str | None:
     doc_text = (struct.cls.__doc__ or "").strip()
     head = f"**{cursor.field} `{struct.tag}`**" + (f" — {doc_text.splitlines()[0]}" if doc_text else "")
     rows = [f"- `{f.name}`: {schemas.type_name(f.type)}, {'required' if f.required else 'optional'}"
-            for f in schemas.fields_of(struct) if f.name != cursor.field]
+            for f in schemas.fields_at(kind, doc.format.version, container, struct) if f.name != cursor.field]
     return head + "\n\n" + ("\n".join(rows) if rows else "no other fields")

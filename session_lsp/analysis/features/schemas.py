@@ -114,6 +114,30 @@ def fields_of(struct: mi.StructType) -> list[FieldInfo]:
     return out
 
 
+TREE_FIELDS = frozenset({"id", "parentId"})
+"""Elyra fields the schema leaves optional because v1 files lack them, but every v2+ entry must have (ELY021)."""
+TREE_ONLY: dict[str, frozenset[str]] = {"compaction": frozenset({"firstKeptEntryId"})}
+"""Per entry type: further fields required from v2 on (spec §1.6)."""
+V1_ONLY: dict[str, frozenset[str]] = {"compaction": frozenset({"firstKeptEntryIndex"})}
+"""Per entry type: fields only v1 files use (in a v2+ file they are stale: ELY023)."""
+
+
+def fields_at(kind: Kind, version: int | None, path: Path, struct: mi.StructType) -> list[FieldInfo]:
+    """`fields_of` for the object at `path` of a line in a file of this format version. The Elyra schema accepts
+    every version, so it leaves an entry's `id`, `parentId` (and a compaction's `firstKeptEntryId`) optional: v1
+    entries have none of them. From v2 on they are required (spec §1.5, §1.6) and the v1-only
+    `firstKeptEntryIndex` is stale, so in such a file the list says so."""
+    fields = fields_of(struct)
+    if kind is not Kind.ELYRA or path != () or version is None or version < 2 or struct.tag == "session":
+        return fields
+    tag = str(struct.tag)
+    required = TREE_FIELDS | TREE_ONLY.get(tag, frozenset())
+    stale = V1_ONLY.get(tag, frozenset())
+    fields = [FieldInfo(f.name, f.type, True) if f.name in required else f for f in fields if f.name not in stale]
+    head = fields[:1] if struct.tag_field is not None else []
+    return head + sorted(fields[len(head):], key=lambda f: not f.required)
+
+
 def enum_values(t: mi.Type) -> list[Any]:
     """The JSON values an enum-like type allows (literals, enums, booleans), in declaration order."""
     out: list[Any] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import msgspec
@@ -19,6 +19,7 @@ from ..document import Document
 from . import schemas
 from .types import CompletionItem
 from .values import elyra_parent_above, id_taken, open_elyra_calls, thndrs_context_above
+from .views import thndrs_model
 
 
 def escape(text: str) -> str:
@@ -111,6 +112,9 @@ def _utc(now: datetime | str) -> datetime:
     return now.replace(tzinfo=timezone.utc) if now.tzinfo is None else now.astimezone(timezone.utc)
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
 def elyra_time(now: datetime) -> str:
     """`Date.prototype.toISOString()`: milliseconds and `Z`."""
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
@@ -150,7 +154,7 @@ def _elyra_items(doc: Document, line: int, span: Span, now: datetime) -> list[Co
     parent = elyra_parent_above(doc, line)
     entry_id = fresh_id(f"{elyra_time(now)}/{line}", lambda candidate: id_taken(doc, candidate))
     base = {"id": _literal(entry_id), "parentId": _literal(parent), "timestamp": _literal(elyra_time(now))}
-    millis = int(now.timestamp() * 1000)
+    millis = (now - _EPOCH) // timedelta(milliseconds=1)  # exact: the same millisecond as the ISO timestamp
     calls = open_elyra_calls(doc, parent)
     out: list[CompletionItem] = []
     for struct in schemas.structs(root):
@@ -185,6 +189,8 @@ def _thndrs_items(doc: Document, line: int, span: Span, now: datetime) -> list[C
     base = {"schema_version": "1", "seq": str(above.next_seq), "time": _literal(thndrs_time(now))}
     out: list[CompletionItem] = []
     for struct in schemas.structs(root):
+        if struct.tag == "session_meta" and other_meta(doc, line):
+            continue
         fixed = dict(base)
         names = {f.encode_name for f in struct.fields}
         if "turn_id" in names:
@@ -197,6 +203,12 @@ def _thndrs_items(doc: Document, line: int, span: Span, now: datetime) -> list[C
         out.append(_snippet(f"{struct.tag} record", f"{struct.tag} record, seq {above.next_seq}", text, span,
                             len(out)))
     return out
+
+
+def other_meta(doc: Document, line: int) -> bool:
+    """Whether a `session_meta` record other than the one on `line` exists: a second one is THN021."""
+    model = thndrs_model(doc)
+    return model is not None and any(meta != line for meta in model.metas)
 
 
 def _snippet(label: str, detail: str, text: str, span: Span, rank: int) -> CompletionItem:

@@ -1,0 +1,196 @@
+"""Helpers of the feature tests (hover, navigation, outline, completion, code actions, custom requests): open a
+fixture session in the shared editor under a URI of its own, address places in it by the text written there, and
+apply the WorkspaceEdits the server returns.
+
+Positions here are computed independently of the server's own conversion helpers: the client's units are counted
+by encoding the text (UTF-8 bytes, UTF-16 code units), so a wrong conversion in the server cannot hide itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from lsp_harness import Editor
+
+from session_lsp.analysis import Options, analyze
+from session_lsp.analysis.text import Encoding
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "features"
+ELYRA = "elyra-compacted.jsonl"
+"""Branch point, abandoned branch, branch summary, label, compaction, tool call and result (see its lines)."""
+THNDRS = "thndrs-permissions.jsonl"
+"""Two settled turns: tool calls, a permission request and its outcome, a usage record inside turn 1."""
+
+_numbers = itertools.count()
+
+
+def fixture_text(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def fixture_lines(name: str) -> list[str]:
+    """The lines of a fixture (without the end of file after the last newline)."""
+    return fixture_text(name).split("\n")[:-1]
+
+
+def fresh_uri(stem: str = "session") -> str:
+    """A URI no other test uses, so pushes and versions of one test never answer another's wait. The file name
+    is `stem` (a thndrs file is named after its session id, or the checker notes the mismatch)."""
+    return f"file:///work/sessions/t{next(_numbers)}/{stem}.jsonl"
+
+
+async def open_session(editor: Editor, text: str, stem: str = "session") -> tuple[str, list[types.Diagnostic]]:
+    uri = fresh_uri(stem)
+    return uri, await editor.open(uri, text)
+
+
+# positions -------------------------------------------------------------------------------------------------------
+
+def units(text: str, col: int, encoding: Encoding) -> int:
+    """A code-point column of `text` in the client's units, counted by encoding the text before it."""
+    head = text[:col]
+    if encoding is Encoding.UTF8:
+        return len(head.encode("utf-8"))
+    if encoding is Encoding.UTF16:
+        return len(head.encode("utf-16-le")) // 2
+    return len(head)
+
+
+def column(text: str, count: int, encoding: Encoding) -> int:
+    """The code-point column at `count` client units into `text`."""
+    if encoding is Encoding.UTF32:
+        return count
+    seen = 0
+    for index, char in enumerate(text):
+        if seen >= count:
+            return index
+        seen += len(char.encode("utf-8")) if encoding is Encoding.UTF8 else len(char.encode("utf-16-le")) // 2
+    return len(text)
+
+
+def position(editor: Editor, uri: str, line: int, col: int) -> types.Position:
+    return types.Position(line, units(editor.texts[uri][line], col, editor.encoding))
+
+
+def span(editor: Editor, uri: str, line: int, start: int, end: int, end_line: int | None = None) -> types.Range:
+    last = line if end_line is None else end_line
+    return types.Range(position(editor, uri, line, start), position(editor, uri, last, end))
+
+
+def needle_range(editor: Editor, uri: str, line: int, needle: str, nth: int = 0) -> types.Range:
+    """The range of the `nth` occurrence of `needle` on `line`."""
+    col = find(editor, uri, line, needle, nth)
+    return span(editor, uri, line, col, col + len(needle))
+
+
+def inside(editor: Editor, uri: str, line: int, needle: str, nth: int = 0, offset: int = 1) -> types.Position:
+    """A position `offset` code points into the `nth` occurrence of `needle` on `line`."""
+    return position(editor, uri, line, find(editor, uri, line, needle, nth) + offset)
+
+
+def find(editor: Editor, uri: str, line: int, needle: str, nth: int = 0) -> int:
+    text = editor.texts[uri][line]
+    col = -1
+    for _ in range(nth + 1):
+        col = text.find(needle, col + 1)
+        assert col != -1, f"{needle!r} (occurrence {nth}) not on line {line}: {text}"
+    return col
+
+
+def whole_line(editor: Editor, uri: str, line: int) -> types.Range:
+    return span(editor, uri, line, 0, len(editor.texts[uri][line]))
+
+
+def doc(uri: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri)
+
+
+def location_tuple(location: types.Location) -> tuple[str, int, int, int, int]:
+    r = location.range
+    return location.uri, r.start.line, r.start.character, r.end.line, r.end.character
+
+
+def range_tuple(r: types.Range) -> tuple[int, int, int, int]:
+    return r.start.line, r.start.character, r.end.line, r.end.character
+
+
+# edits -----------------------------------------------------------------------------------------------------------
+
+def edits_of(edit: types.WorkspaceEdit, uri: str, version: int) -> list[types.TextEdit]:
+    """The text edits for `uri`, whichever shape the server chose for this client: `documentChanges` (versioned,
+    for clients that declare them) or `changes`."""
+    if edit.document_changes is not None:
+        assert edit.changes is None
+        found: list[types.TextEdit] = []
+        for change in edit.document_changes:
+            assert isinstance(change, types.TextDocumentEdit), change
+            assert change.text_document.uri == uri
+            assert change.text_document.version == version, "the edit must name the version it was computed for"
+            found.extend(e for e in change.edits if isinstance(e, types.TextEdit))
+        return found
+    assert edit.changes is not None and set(edit.changes) == {uri}
+    return list(edit.changes[uri])
+
+
+def apply_edits(lines: Sequence[str], edits: Sequence[types.TextEdit], encoding: Encoding) -> str:
+    """Apply LSP text edits (ranges in the client's units, all against the original text, non-overlapping)."""
+    offsets = [0]
+    for text in lines:
+        offsets.append(offsets[-1] + len(text) + 1)
+    whole = "\n".join(lines)
+
+    def offset(pos: types.Position) -> int:
+        return offsets[pos.line] + column(lines[pos.line], pos.character, encoding)
+
+    spans = sorted(((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits), reverse=True)
+    for (start, end, _), (next_start, _, _) in zip(spans[1:], spans):
+        assert end <= next_start, "edits overlap"
+    for start, end, new_text in spans:
+        whole = whole[:start] + new_text + whole[end:]
+    return whole
+
+
+def apply_workspace_edit(editor: Editor, uri: str, edit: types.WorkspaceEdit | None) -> str:
+    """The editor's text of `uri` with `edit` applied (the editor's copy is left alone)."""
+    assert edit is not None
+    return apply_edits(editor.texts[uri], edits_of(edit, uri, editor.versions[uri]), editor.encoding)
+
+
+# diagnostics -----------------------------------------------------------------------------------------------------
+
+def expected(editor: Editor, uri: str) -> list[tuple[str, int, int, int, int, int]]:
+    """What a fresh analysis of the editor's text says, given what the server knows of the file (its path, and
+    whether files it names exist), as `lsp_harness.shape` tuples in the client's units."""
+    lines = editor.texts[uri]
+    path = uri.removeprefix("file://")
+    out = []
+    for d in analyze(editor.text(uri), Options(path=path, exists=os.path.exists)).diagnostics():
+        if d.code == "SLS001":
+            continue
+        s = d.span
+        out.append((d.code, int(d.severity), s.line, units(lines[s.line], s.start, editor.encoding), s.end_line,
+                    units(lines[s.end_line], s.end, editor.encoding)))
+    return sorted(out)
+
+
+# payloads --------------------------------------------------------------------------------------------------------
+
+def plain(value: Any) -> Any:
+    """pygls hands custom results over as namedtuples; turn them back into JSON-like values."""
+    if hasattr(value, "_asdict"):
+        return {key: plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+def markdown(hover: types.Hover | None) -> str:
+    assert hover is not None
+    assert isinstance(hover.contents, types.MarkupContent), hover.contents
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    return hover.contents.value
