@@ -81,7 +81,7 @@ def test_thndrs_turns_hold_their_records() -> None:
         "  tool_started bash #call-2",
         "  tool_finished Ok #call-9",
     ]
-    assert symbols[1].detail == "5 records"
+    assert symbols[1].detail == "4 records + 1 without a turn_id"  # the usage record has none, as in thndrs
     assert symbols[2].detail == "3 records, not settled"
     assert symbols[1].span == Span(1, 0, 5, len(doc.lines[5]))
 

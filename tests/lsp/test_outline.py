@@ -89,7 +89,7 @@ async def test_thndrs_outline_has_one_symbol_per_turn(shared_editor: Editor) -> 
 
     assert await symbols_of(editor, uri) == [
         record(0, "session_meta: perms"),
-        turn(1, 7, "turn-1 — user: List the files please", "7 records", [
+        turn(1, 7, "turn-1 — user: List the files please", "6 records + 1 without a turn_id", [
             record(1, "user: List the files please"),
             record(2, "tool_started bash #call-1"),
             record(3, "acp_permission_request: Run ls?"),

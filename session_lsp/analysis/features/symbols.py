@@ -107,7 +107,10 @@ def _thndrs(doc: Document, model: ThndrsModel, budget: _Budget) -> list[_Node]:
         turn = model.turns.get(group.turn_id)
         settled = turn is not None and turn.closing is not None
         title = doc.results[group.user].title if group.user is not None else "no user record"
-        detail = f"{len(group.lines)} records" + ("" if settled else ", not settled")
+        own = len(turn.lines) if turn is not None else len(group.lines)
+        loose = len(group.lines) - own  # records without a turn_id (usage, context) written inside this turn
+        detail = (f"{own} record{'s' if own != 1 else ''}" + (f" + {loose} without a turn_id" if loose else "")
+                  + ("" if settled else ", not settled"))
         node = _Node(f"{group.turn_id} — {title}", detail, "namespace",
                      _around(doc, group.lines[0], group.lines[-1]), _line(doc, head), [])
         for number in group.lines:
