@@ -78,6 +78,14 @@ async def hover_reference(editor: Editor, uri: str, line: int, field: str, value
     return found
 
 
+async def hover_on(editor: Editor, uri: str, line: int, needle: str) -> str:
+    """The card shown with the cursor inside `needle` on `line`, after checking it covers exactly `needle`."""
+    found = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), inside(editor, uri, line,
+                                                                                              needle)))
+    assert found is not None and found.range == needle_range(editor, uri, line, needle)
+    return markdown(found)
+
+
 @pytest.mark.parametrize(("line", "field", "value", "target", "card"), ELYRA_REFERENCES,
                          ids=[f"{r[1]}@{r[0]}" for r in ELYRA_REFERENCES])
 async def test_elyra_reference_shows_the_card_of_its_target(shared_editor: Editor, line: int, field: str,
@@ -104,10 +112,7 @@ ELYRA_DECLARATIONS = [
 async def test_elyra_declaration_shows_its_own_card(shared_editor: Editor, line: int, needle: str, card: str) -> None:
     editor = shared_editor
     uri, _ = await open_session(editor, fixture_text(ELYRA))
-    found = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), inside(editor, uri, line,
-                                                                                              needle)))
-    assert markdown(found) == card
-    assert found is not None and found.range == needle_range(editor, uri, line, needle)
+    assert await hover_on(editor, uri, line, needle) == card
 
 
 TURN_1 = thndrs_card(1, "user", ["turn `turn-1`", "turn has 6 records, settled"], "List the files")
@@ -153,10 +158,7 @@ async def test_thndrs_declaration_counts_its_referrers(shared_editor: Editor, li
                                                        card: str) -> None:
     editor = shared_editor
     uri, _ = await open_session(editor, fixture_text(THNDRS), SESSION_ID)
-    found = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), inside(editor, uri, line,
-                                                                                              needle)))
-    assert markdown(found) == card
-    assert found is not None and found.range == needle_range(editor, uri, line, needle)
+    assert await hover_on(editor, uri, line, needle) == card
 
 
 TAG_VALUES = [
@@ -199,10 +201,7 @@ async def test_type_and_role_values_list_their_fields(shared_editor: Editor, nam
                                                       expected: str) -> None:
     editor = shared_editor
     uri, _ = await open_session(editor, fixture_text(name), SESSION_ID)
-    found = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), inside(editor, uri, line,
-                                                                                              needle)))
-    assert markdown(found) == expected
-    assert found is not None and found.range == needle_range(editor, uri, line, needle)
+    assert await hover_on(editor, uri, line, needle) == expected
 
 
 async def test_unknown_role_value_lists_the_known_ones(shared_editor: Editor) -> None:
