@@ -18,6 +18,7 @@ from msgspec import inspect as mi
 from .. import jsonscan
 from ..detect import Kind
 from ..diagnostics import Span
+from ..elyra.schema import SUMMARY_ROLES
 from ..document import Document
 from ..lines import is_blank
 from . import schemas, snippets
@@ -141,9 +142,6 @@ def _values(doc: Document, text: str, line: int, col: int, found: Where,
     return out
 
 
-_SUMMARY_ROLES = frozenset({"branchSummary", "compactionSummary"})
-
-
 def _flagged(doc: Document, line: int, container: tuple, key: str | None, value: Any,
              levels: list[dict[str, Any]]) -> bool:
     """Values the schema allows but the checker flags where the cursor is, so completion does not offer them: a
@@ -156,7 +154,7 @@ def _flagged(doc: Document, line: int, container: tuple, key: str | None, value:
             model = elyra_view(doc)
             return model is not None and any(header != line for header in model.headers)
         if container == ("message",) and key == "role":
-            return value in _SUMMARY_ROLES or (value == "hookMessage" and doc.format.version != 2)
+            return value in SUMMARY_ROLES or (value == "hookMessage" and doc.format.version != 2)
     elif kind is Kind.THNDRS and container == ():
         if key == "type" and value == "session_meta":
             return snippets.other_meta(doc, line)
