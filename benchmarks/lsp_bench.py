@@ -4,7 +4,8 @@ Speaks plain JSON-RPC to a real server process over its stdio (no pytest, no pyg
 
 * didOpen -> the first publishDiagnostics for that version (the whole file goes over the pipe, as an editor sends it)
 * a one-character edit in the middle of the file -> fresh diagnostics for the new version, median of N; once
-  typing inside a message's text (the link pass is reused) and once changing an id (the link pass runs again).
+  typing inside a message's text (the link pass is reused) and once changing an id (the link pass runs again);
+  then, with the server's own debounce, six keystrokes typed into a parentId -> the diagnostics of the last
   The server's debounce is set to 0 (`initializationOptions.diagnosticsDelayMs`), so the figure is the real work.
 * hover and definition on the middle line, median of N
 * the server's resident memory against the file's size: right after the open (VmRSS; VmHWM is the peak), once one
@@ -138,22 +139,61 @@ def benchmark_file() -> Path:
     return path
 
 
+def start(encoding: str, options: dict[str, Any]) -> Connection:
+    """A server process, initialized as an editor that takes pushed diagnostics."""
+    server = Connection([sys.executable, "-m", "session_lsp.server", "--stdio"])
+    server.request("initialize", {
+        "processId": None, "rootUri": None, "initializationOptions": options,
+        "capabilities": {"general": {"positionEncodings": [encoding]},
+                         "textDocument": {"publishDiagnostics": {"relatedInformation": True, "versionSupport": True}},
+                         "workspace": {"configuration": True}},
+    })
+    server.notify("initialized", {})
+    return server
+
+
+def typing_burst(path: Path, repeat: int, encoding: str) -> tuple[str, float, float | None, str]:
+    """Six keystrokes 30 ms apart inside a parentId, as a person types, with the server's own debounce: the time
+    from the last keystroke to the diagnostics of that version. Each keystroke changes a link; the link pass runs
+    once, when the debounce ends, not once per keystroke."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    uri = path.resolve().as_uri()
+    server = start(encoding, {})
+    try:
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "jsonl", "version": 1,
+                                                                "text": text}})
+        server.diagnostics(uri, 1)
+        del text
+        middle = len(lines) // 2
+        while '"parentId":"' not in lines[middle]:
+            middle += 1
+        col = units(lines[middle][:lines[middle].index('"parentId":"') + len('"parentId":"')], encoding)
+        version, waits = 1, []
+        for _ in range(max(repeat // 4, 1)):
+            for letter in "abcdef":
+                version += 1
+                server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                         "contentChanges": [{"text": letter, "range": {
+                                                             "start": {"line": middle, "character": col},
+                                                             "end": {"line": middle, "character": col + 1}}}]})
+                last = time.perf_counter()
+                time.sleep(0.03)
+            arrived, _ = server.diagnostics(uri, version)
+            waits.append(arrived - last)
+    finally:
+        server.close()
+    return ("6 keystrokes in a parentId, 30 ms apart", statistics.median(waits), None,
+            f"n={len(waits)}, last keystroke -> its diagnostics, with the default debounce")
+
+
 def run(path: Path, repeat: int, encoding: str) -> list[tuple[str, float, float | None, str]]:
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
     uri = path.resolve().as_uri()
-    server = Connection([sys.executable, "-m", "session_lsp.server", "--stdio"])
+    server = start(encoding, {"diagnosticsDelayMs": 0})
     rows: list[tuple[str, float, float | None, str]] = []
     try:
-        server.request("initialize", {
-            "processId": None, "rootUri": None, "initializationOptions": {"diagnosticsDelayMs": 0},
-            "capabilities": {"general": {"positionEncodings": [encoding]},
-                             "textDocument": {"publishDiagnostics": {"relatedInformation": True,
-                                                                     "versionSupport": True}},
-                             "workspace": {"configuration": True}},
-        })
-        server.notify("initialized", {})
-
         started = time.perf_counter()
         server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "jsonl", "version": 1,
                                                                 "text": text}})
@@ -231,6 +271,7 @@ def main() -> None:
     path = args.file or benchmark_file()
     print(f"{path.name}: {path.stat().st_size / 1e6:.1f} MB, encoding {args.encoding}")
     rows = run(path, args.repeat, args.encoding)
+    rows.insert(3, typing_burst(path, args.repeat, args.encoding))
     print(f"{'measure':34} {'value':>10} {'target':>10}  ok   notes")
     for name, value, target, notes in rows:
         ratio = name.startswith("server RSS")

@@ -161,6 +161,20 @@ def test_changing_a_parent_runs_the_link_pass_again(document: Document) -> None:
     assert_matches_fresh(document, TEXT.replace('"parentId":"b2c3d4e5"', '"parentId":"f2c3d4e5"'))
 
 
+def test_a_burst_of_link_edits_runs_the_link_pass_once_when_asked(document: Document) -> None:
+    document.diagnostics()
+    runs: list[int] = []
+    link = document.analyzer.link
+    document.analyzer.link = lambda lines, results: runs.append(len(lines)) or link(lines, results)  # type: ignore
+    col = LINES[3].index('"parentId":"b2c3d4e5"') + len('"parentId":"')
+    for letter in "fed":
+        document.edit(3, col, 3, col + 1, letter)
+    assert runs == []
+    assert any(d.code == "ELY042" and d.span.line == 3 for d in document.diagnostics())
+    assert runs == [len(document.lines)]
+    assert_matches_fresh(document, TEXT.replace('"parentId":"b2c3d4e5"', '"parentId":"d2c3d4e5"'))
+
+
 def test_an_edit_drops_the_invalid_utf8_report() -> None:
     """The bytes on disk were not UTF-8; once edited, the document is the editor's text, which is."""
     document = Document(TEXT, Options(), [Span(1, 5, 1, 6)])

@@ -1,8 +1,8 @@
 """A session document: its lines, the per-line results, the link pass, and incremental updates.
 
 `analyze(text)` is the whole core in one call. `Document` keeps the same state across edits: an edit re-runs
-`line()` only for the lines it touched, and re-runs `link()` only when some touched line's facts changed (or lines
-were added or removed). Diagnostics are assembled on demand from both.
+`line()` only for the lines it touched, and `link()` runs again, when next needed, only if some touched line's facts
+changed (or lines were added or removed). Diagnostics are assembled on demand from both.
 """
 
 from __future__ import annotations
@@ -62,8 +62,17 @@ class Document:
         self.format = detect(lines)
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: list[LineResult] = [self.analyzer.line(line) for line in lines]
-        self.linked: Linked = self.analyzer.link(self.lines, self.results)
+        self._linked: Linked | None = None
         self._diagnostics: list[Diagnostic] | None = None
+
+    @property
+    def linked(self) -> Linked:
+        """The link pass over the current lines, run when first asked for: a burst of edits that change links
+        (typing in an id, a paste of many lines) pays for one run when diagnostics or a request need it, not one
+        per change."""
+        if self._linked is None:
+            self._linked = self.analyzer.link(self.lines, self.results)
+        return self._linked
 
     @property
     def text(self) -> str:
@@ -95,11 +104,13 @@ class Document:
         new_results = [self.analyzer.line(line) for line in replacement]
         self.results[start_line : end_line + 1] = new_results
         self._diagnostics = None
+        if self._linked is None:
+            return
         # Whether the file ends with "\n" is seen by the link pass (ELY005, THN071) but is in no line's facts.
         same_shape = len(replacement) == len(old_facts) and (lines[-1] == "") == ended_with_newline
         if same_shape and all(old == (new.kind, new.facts) for old, new in zip(old_facts, new_results)):
             return
-        self.linked = self.analyzer.link(self.lines, self.results)
+        self._linked = None
 
     def diagnostics(self) -> list[Diagnostic]:
         if self._diagnostics is None:
