@@ -262,3 +262,39 @@ async def test_session_meta_snippet_only_where_the_file_has_none(shared_editor: 
     meta = items[0].text_edit
     assert isinstance(meta, types.TextEdit)
     assert meta.new_text.startswith('{"type":"session_meta","schema_version":1,"seq":0,"time":"')
+
+
+PI_STEM = "2026-03-01T09-00-00-000Z_019dcd91-0000-7000-8000-00000000beef"
+
+
+@pytest.mark.parametrize(("stem", "label", "named"), [
+    (PI_STEM, "Elyra v3 session header", '"id":"019dcd91-0000-7000-8000-00000000beef"'),
+    (SESSION_ID, "thndrs session_meta record", f'"session_id":"{SESSION_ID}"'),
+])
+async def test_an_empty_file_is_offered_the_first_line_of_either_format(shared_editor: Editor, stem: str,
+                                                                         label: str, named: str) -> None:
+    editor = shared_editor
+    uri, found = await open_session(editor, "", stem)
+    assert found == []
+    answer = await editor.client.text_document_completion_async(types.CompletionParams(
+        text_document=doc(uri), position=position(editor, uri, 0, 0)))
+    items = answer.items if isinstance(answer, types.CompletionList) else answer
+    assert labels(sorted(items or [], key=lambda item: item.sort_text or "")) == [
+        "Elyra v3 session header", "thndrs session_meta record"]
+    item = next(item for item in items or [] if item.label == label)
+    assert isinstance(item.text_edit, types.TextEdit) and item.insert_text_format == types.InsertTextFormat.Snippet
+    assert named in item.text_edit.new_text  # the id the file's name gives
+    line = re.sub(r"\$\d+", "x", item.text_edit.new_text)  # what a user types into the placeholders
+    diagnostics = await editor.replace_all(uri, line + "\n")
+    assert [(str(d.code), d.severity) for d in diagnostics
+            if d.severity in (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning)] == []
+    assert editor.text(uri) == line + "\n"
+
+
+async def test_an_ordinary_json_lines_file_is_offered_nothing(shared_editor: Editor) -> None:
+    editor = shared_editor
+    uri, _ = await open_session(editor, '{"event":"start"}\n\n', "log")
+    answer = await editor.client.text_document_completion_async(types.CompletionParams(
+        text_document=doc(uri), position=position(editor, uri, 1, 0)))
+    items = answer.items if isinstance(answer, types.CompletionList) else answer
+    assert not items

@@ -24,6 +24,12 @@ from .model import BLOCK_BITS, NONE, ElyraModel, unpack_call
 
 FAILED_STOPS = frozenset({"error", "aborted"})
 _PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
+
+
+def id_in_file_name(path: str | None) -> str | None:
+    """The session id in a file name pi chose (`<time>_<id>.jsonl`), else None."""
+    match = _PI_FILE_NAME.search(re.split(r"[/\\]", path)[-1]) if path else None
+    return match.group(1) if match is not None else None
 """`<toISOString with ':' and '.' replaced by '-'>_<session id>.jsonl`; a prefix (a copy's) is tolerated."""
 _RELATED_LIMIT = 20
 
@@ -86,13 +92,11 @@ class _Checker:
             self.add("ELY018", header_line, (key,),
                      f"`{key}` {parent_session!r} does not exist: the session this one was forked from cannot be "
                      "opened (pi only records the path; nothing else depends on it)")
-        if options.path and header.id is not None:
-            name = re.split(r"[/\\]", options.path)[-1]
-            match = _PI_FILE_NAME.search(name)
-            if match is not None and match.group(1) != header.id:
-                self.add("ELY019", header_line, ("id",),
-                         f"the file name says session {match.group(1)!r} but the header id is {header.id!r}: pi "
-                         "never checks this, but it hints at a copied or renamed file")
+        named = id_in_file_name(options.path)
+        if named is not None and header.id is not None and named != header.id:
+            self.add("ELY019", header_line, ("id",),
+                     f"the file name says session {named!r} but the header id is {header.id!r}: pi never checks "
+                     "this, but it hints at a copied or renamed file")
         if not model.tree:
             self._tree_fields_in_v1(header_line, info)
 

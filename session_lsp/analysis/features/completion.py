@@ -31,9 +31,11 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def completions(doc: Document, line: int, col: int, now: datetime | str) -> list[CompletionItem]:
-    if not 0 <= line < len(doc.lines) or doc.format.kind is Kind.UNKNOWN:
+    if not 0 <= line < len(doc.lines):
         return []
     text = doc.lines[line]
+    if doc.format.kind is Kind.UNKNOWN:
+        return snippets.first_line_items(doc, line, now) if all(map(is_blank, doc.lines)) else []
     col = min(max(col, 0), len(text))
     if is_blank(text):
         return snippets.new_line_items(doc, line, col, now)

@@ -19,6 +19,9 @@ from ..document import Document
 from . import schemas
 from .types import CompletionItem
 from .values import elyra_parent_above, id_taken, open_elyra_calls, thndrs_context_above
+from ..elyra.link_pass import id_in_file_name
+from ..thndrs.checks import SESSION_ID
+from ..thndrs.link_pass import file_parts
 from .views import thndrs_model
 
 
@@ -131,6 +134,39 @@ def fresh_id(seed: str, taken: Callable[[str], bool]) -> str:
         if not taken(candidate):
             return candidate
     return hashlib.sha256(seed.encode()).hexdigest()[:8] + "-0000-4000-8000-000000000000"
+
+
+def first_line_items(doc: Document, line: int, now: datetime | str) -> list[CompletionItem]:
+    """A file with nothing in it yet: the line that makes it a session of either format, with the ids its name
+    gives when it is named as the agent names its files (`<time>_<id>.jsonl`, `session-<date>-<time>.jsonl`)."""
+    span = Span(line, 0, line, len(doc.lines[line]))
+    when = _utc(now)
+    out: list[CompletionItem] = []
+    elyra = schemas.root_type(Kind.ELYRA)
+    header = schemas.pick_struct(elyra, {"type": "session"}) if elyra is not None else None
+    if header is not None:
+        session_id = id_in_file_name(doc.options.path) or _uuid7(when)
+        fixed = {"version": "3", "id": _literal(session_id), "timestamp": _literal(elyra_time(when))}
+        text = _object(header, _Stops(), fixed, order=("version", "id", "timestamp"))
+        out.append(_snippet("Elyra v3 session header", "first line of an Elyra (pi) session", text, span, 0))
+    thndrs = schemas.root_type(Kind.THNDRS)
+    meta = schemas.pick_struct(thndrs, {"type": "session_meta"}) if thndrs is not None else None
+    if meta is not None:
+        stem, _ = file_parts(doc.options.path)
+        session_id = stem if stem and SESSION_ID.fullmatch(stem) else when.strftime("session-%Y%m%d-%H%M%S")
+        fixed = {"schema_version": "1", "seq": "0", "time": _literal(thndrs_time(when)),
+                 "session_id": _literal(session_id)}
+        text = _object(meta, _Stops(), fixed, order=("type", "schema_version", "seq", "time", "session_id"))
+        out.append(_snippet("thndrs session_meta record", "first line of a thndrs session", text, span, 1))
+    return out
+
+
+def _uuid7(now: datetime) -> str:
+    """A UUID of version 7, as pi makes session ids: the time in milliseconds, then bits derived from it."""
+    millis = (now - _EPOCH) // timedelta(milliseconds=1)
+    rest = hashlib.sha256(str(millis).encode()).hexdigest()
+    raw = f"{millis & (2 ** 48 - 1):012x}7{rest[:3]}{'89ab'[int(rest[3], 16) % 4]}{rest[4:19]}"
+    return f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}"
 
 
 def new_line_items(doc: Document, line: int, col: int, now: datetime | str) -> list[CompletionItem]:
