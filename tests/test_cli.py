@@ -318,6 +318,15 @@ def test_invalid_utf8_is_reported_not_fatal(capsys: pytest.CaptureFixture[str], 
     assert code == cli.EXIT_FOUND and err == ""
 
 
+def test_invalid_utf8_in_a_file_that_is_no_session_is_left_alone(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path) -> None:
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(b'{"event":"start","note":"caf\xe9"}\n{"event":"stop"}\n')
+    code, out, _ = run(capsys, "check", "--format", "json", str(path))
+    assert [item["code"] for item in json.loads(out)] == ["SLS001"]
+    assert code == cli.EXIT_CLEAN
+
+
 def test_invalid_utf8_in_a_thndrs_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "session-20260301-091500.jsonl"
     meta = ('{"type":"session_meta","schema_version":1,"seq":0,"time":"2026-03-01T09:15:00Z",'

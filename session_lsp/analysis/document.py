@@ -136,7 +136,8 @@ class Document:
         return out
 
     def _utf8_diagnostics(self) -> list[Diagnostic]:
-        if not self.invalid_utf8:
+        """Only for sessions: a file that is not one is left alone, whatever its bytes (its one notice is SLS001)."""
+        if not self.invalid_utf8 or self.format.kind is Kind.UNKNOWN:
             return []
         code = "THN002" if self.format.kind is Kind.THNDRS else "ELY006"
         if self.format.kind is Kind.THNDRS:
