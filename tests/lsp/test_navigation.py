@@ -167,7 +167,7 @@ async def test_prepare_rename_names_the_id_without_its_quotes(shared_editor: Edi
 
 @pytest.mark.parametrize(("name", "line", "needle"), [
     (ELYRA, 4, '"2026-02-01T10:00:04.000Z"'),
-    (ELYRA, 3, '"toolu_01"'),  # a tool call id is not an entry id
+    (ELYRA, 3, '"read"'),  # nor is a tool's name
     (ELYRA, 0, '"0194b000-0000-7000-8000-0000000000aa"'),  # nor is the session id
     (THNDRS, 1, '"turn-1"'),  # thndrs ids are not renamed
 ])
@@ -230,3 +230,37 @@ async def test_rename_refuses_an_id_that_would_clash(shared_editor: Editor, new:
             text_document=doc(uri), position=inside(editor, uri, 4, '"e0000004"'), new_name=new))
     assert raised.value.code == types.LSPErrorCodes.RequestFailed.value
     assert raised.value.message == message
+
+
+@pytest.mark.parametrize("cursor", [(2, '"id":"toolu_01"'), (3, '"toolCallId":"toolu_01"')],
+                         ids=["on the call", "on the result"])
+async def test_rename_a_tool_call_id_and_the_results_that_answer_it(shared_editor: Editor,
+                                                                    cursor: tuple[int, str]) -> None:
+    editor = shared_editor
+    uri, before = await open_session(editor, fixture_text(ELYRA))
+    original = list(editor.texts[uri])
+    line, needle = cursor
+    where = inside(editor, uri, line, needle, offset=len(needle) - 3)
+    prepared = await editor.client.text_document_prepare_rename_async(types.PrepareRenameParams(doc(uri), where))
+    assert isinstance(prepared, types.PrepareRenamePlaceholder) and prepared.placeholder == "toolu_01"
+    edit = await editor.client.text_document_rename_async(types.RenameParams(
+        text_document=doc(uri), position=where, new_name="toolu_99"))
+    renamed = apply_workspace_edit(editor, uri, edit).split("\n")
+    assert renamed == [text.replace('"toolu_01"', '"toolu_99"') if number in (2, 3) else text
+                       for number, text in enumerate(original)]
+    after = await editor.replace_all(uri, "\n".join(renamed))
+    assert shape(after) == shape(before)  # the result still answers its call
+
+
+async def test_rename_refuses_a_tool_call_id_in_use(shared_editor: Editor) -> None:
+    editor = shared_editor
+    lines = fixture_lines(ELYRA)
+    lines[2] = lines[2].replace('"content":[', '"content":[{"type":"toolCall","id":"toolu_02","name":"ls",'
+                                '"arguments":{}},', 1)
+    uri, _ = await open_session(editor, "\n".join(lines) + "\n")
+    with pytest.raises(JsonRpcException) as raised:
+        await editor.client.text_document_rename_async(types.RenameParams(
+            text_document=doc(uri), position=inside(editor, uri, 3, '"toolu_01"'), new_name="toolu_02"))
+    assert raised.value.code == types.LSPErrorCodes.RequestFailed.value
+    assert raised.value.message == ("tool call id 'toolu_02' is already used on line 3: provider APIs require tool "
+                                    "call ids to be unique")

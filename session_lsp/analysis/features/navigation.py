@@ -111,6 +111,24 @@ def _entry_id_at(doc: Document, cursor: Cursor) -> tuple[int, str] | None:
     return None
 
 
+def _tool_call_at(doc: Document, cursor: Cursor) -> tuple[int, int, str] | None:
+    """(assistant line, block index, id) of the Elyra tool call whose id a rename at the cursor changes: on the
+    toolCall block's `id` or on a toolResult's `toolCallId` that answers it."""
+    if doc.format.kind is not Kind.ELYRA or doc.linked.model is None:
+        return None
+    model = doc.linked.model
+    reference = reference_at(doc, cursor)
+    if reference is not None:
+        call = model.tool_call(cursor.line) if reference.field == "toolCallId" else None
+        return (*call, reference.value) if call is not None else None
+    path, facts = cursor.path, doc.results[cursor.line].facts
+    if (len(path) == 4 and path[:2] == ("message", "content") and path[3] == "id" and cursor.value
+            and isinstance(facts, EntryFacts)
+            and any(call.index == path[2] and call.id == cursor.value for call in facts.tool_calls)):
+        return cursor.line, path[2], cursor.value
+    return None
+
+
 def _inner(span: Span) -> Span:
     """A string token's span without its quotes."""
     return Span(span.line, span.start + 1, span.end_line, max(span.start + 1, span.end - 1))
@@ -120,18 +138,21 @@ def prepare_rename(doc: Document, line: int, col: int) -> PrepareRename | None:
     cursor = cursor_at(doc, line, col)
     if cursor is None or cursor.value_span is None:
         return None
-    found = _entry_id_at(doc, cursor)
+    found = _entry_id_at(doc, cursor) or _tool_call_at(doc, cursor)
     if found is None:
         return None
-    return PrepareRename(_inner(cursor.value_span), found[1])
+    return PrepareRename(_inner(cursor.value_span), found[-1])
 
 
 def rename(doc: Document, line: int, col: int, new_name: str) -> list[TextEdit] | RenameError:
     cursor = cursor_at(doc, line, col)
+    call = _tool_call_at(doc, cursor) if cursor is not None else None
+    if call is not None:
+        return _rename_tool_call(doc, *call, new_name)
     found = _entry_id_at(doc, cursor) if cursor is not None else None
     if found is None:
         return RenameError("only an Elyra entry id (or a parentId, targetId, fromId or firstKeptEntryId naming "
-                           "one) can be renamed here")
+                           "one) or a tool call id (or a toolCallId naming one) can be renamed here")
     target, old = found
     if not new_name:
         return RenameError("an entry id cannot be empty: pi would index the entry under an empty key")
@@ -149,5 +170,24 @@ def rename(doc: Document, line: int, col: int, new_name: str) -> list[TextEdit] 
     for reference in _incoming(doc, target, old):
         if reference.field in ELYRA_REFERENCE_FIELDS:
             edits.append(TextEdit(_value_span(doc, reference.line, tuple(reference.path)), literal))
+    edits.sort(key=lambda e: (e.span.line, e.span.start))
+    return edits
+
+
+def _rename_tool_call(doc: Document, line: int, block: int, old: str, new_name: str) -> list[TextEdit] | RenameError:
+    """The toolCall block's `id` and the `toolCallId` of every result that answers it."""
+    if not new_name:
+        return RenameError("a tool call id cannot be empty: providers reject a tool call without one")
+    if new_name == old:
+        return []
+    model = doc.linked.model
+    for number in model.entry_lines:
+        if any(call.id == new_name for call in model.line_facts[number].tool_calls):
+            return RenameError(f"tool call id {new_name!r} is already used on line {number + 1}: provider APIs "
+                               "require tool call ids to be unique")
+    literal = msgspec.json.encode(new_name).decode()
+    edits = [TextEdit(_value_span(doc, line, ("message", "content", block, "id")), literal)]
+    for answer in model.tool_results(line, block):
+        edits.append(TextEdit(_value_span(doc, answer, ("message", "toolCallId")), literal))
     edits.sort(key=lambda e: (e.span.line, e.span.start))
     return edits
