@@ -9,7 +9,6 @@ by encoding the text (UTF-8 bytes, UTF-16 code units), so a wrong conversion in 
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,6 @@ from typing import Any
 from lsprotocol import types
 from lsp_harness import Editor
 
-from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.text import Encoding
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "features"
@@ -159,23 +157,6 @@ def apply_workspace_edit(editor: Editor, uri: str, edit: types.WorkspaceEdit | N
     """The editor's text of `uri` with `edit` applied (the editor's copy is left alone)."""
     assert edit is not None
     return apply_edits(editor.texts[uri], edits_of(edit, uri, editor.versions[uri]), editor.encoding)
-
-
-# diagnostics -----------------------------------------------------------------------------------------------------
-
-def expected(editor: Editor, uri: str) -> list[tuple[str, int, int, int, int, int]]:
-    """What a fresh analysis of the editor's text says, given what the server knows of the file (its path, and
-    whether files it names exist), as `lsp_harness.shape` tuples in the client's units."""
-    lines = editor.texts[uri]
-    path = uri.removeprefix("file://")
-    out = []
-    for d in analyze(editor.text(uri), Options(path=path, exists=os.path.exists)).diagnostics():
-        if d.code == "SLS001":
-            continue
-        s = d.span
-        out.append((d.code, int(d.severity), s.line, units(lines[s.line], s.start, editor.encoding), s.end_line,
-                    units(lines[s.end_line], s.end, editor.encoding)))
-    return sorted(out)
 
 
 # payloads --------------------------------------------------------------------------------------------------------

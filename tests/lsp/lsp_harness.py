@@ -6,6 +6,7 @@ ends up with for that version either way.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +16,7 @@ from pygls.protocol import default_converter
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-from session_lsp.analysis import analyze
+from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.text import Encoding, to_units
 
 SERVER = [sys.executable, "-m", "session_lsp.server", "--stdio"]
@@ -176,7 +177,8 @@ class Editor:
         """(code, severity, range in this client's units) of a fresh analysis of the editor's text."""
         lines = self.texts[uri]
         out = []
-        for d in analyze(self.text(uri)).diagnostics():
+        options = Options(path=uri.removeprefix("file://"), exists=os.path.exists)  # what the server knows of it
+        for d in analyze(self.text(uri), options).diagnostics():
             if d.code in hidden:
                 continue
             span = d.span

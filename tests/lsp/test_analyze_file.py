@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsp_features import plain
 from lsp_harness import CORPUS, Editor
 from lsp_sessions import elyra_broken, thndrs
 
@@ -13,16 +14,9 @@ ANALYZE = "sessionLsp/analyzeFile"
 
 async def _analyze(editor: Editor, path: Path | str) -> dict:
     result = await editor.client.protocol.send_request_async(ANALYZE, {"path": str(path)})
-    return _plain(result)
+    return plain(result)
 
 
-def _plain(value: object) -> object:
-    """pygls hands custom results over as namedtuples; turn them back into JSON-like values."""
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
 
 
 async def test_broken_elyra_file_with_invalid_utf8(editor: Editor, tmp_path: Path) -> None:

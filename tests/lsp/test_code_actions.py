@@ -14,7 +14,7 @@ import re
 import pytest
 from lsprotocol import types
 from lsp_features import (
-    ELYRA, THNDRS, apply_workspace_edit, doc, expected, fixture_lines, fixture_text, open_session, span, whole_line,
+    ELYRA, THNDRS, apply_workspace_edit, doc, fixture_lines, fixture_text, open_session, span, whole_line,
 )
 from lsp_harness import Editor, codes, shape
 
@@ -50,7 +50,7 @@ async def apply_and_recheck(editor: Editor, uri: str, action: types.CodeAction) 
     before = list(editor.texts[uri])
     fixed = apply_workspace_edit(editor, uri, action.edit)
     after = await editor.replace_all(uri, fixed)
-    assert shape(after) == expected(editor, uri)  # the server re-analysed the fixed text like a fresh analysis
+    assert shape(after) == editor.expected(uri)  # the server re-analysed the fixed text like a fresh analysis
     return before, fixed.split("\n"), after
 
 

@@ -1,5 +1,5 @@
-"""Elyra (pi) sessions: the line pass (`line_pass`) and the link pass (`link_pass`), which `document.analyzer_for` binds
-to a file."""
+"""Elyra (pi) sessions: the line pass (`line_pass`) and the link pass (`link_pass`), which
+`document.analyzer_for` binds to a file."""
 
 from __future__ import annotations
 

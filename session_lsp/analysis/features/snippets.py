@@ -118,6 +118,11 @@ def _utc(now: datetime | str) -> datetime:
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
+def _millis(now: datetime) -> int:
+    """Milliseconds since the epoch, exactly (no float): the same millisecond as `elyra_time(now)`."""
+    return (now - _EPOCH) // timedelta(milliseconds=1)
+
+
 def elyra_time(now: datetime) -> str:
     """`Date.prototype.toISOString()`: milliseconds and `Z`."""
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
@@ -163,7 +168,7 @@ def first_line_items(doc: Document, line: int, now: datetime | str) -> list[Comp
 
 def _uuid7(now: datetime) -> str:
     """A UUID of version 7, as pi makes session ids: the time in milliseconds, then bits derived from it."""
-    millis = (now - _EPOCH) // timedelta(milliseconds=1)
+    millis = _millis(now)
     rest = hashlib.sha256(str(millis).encode()).hexdigest()
     raw = f"{millis & (2 ** 48 - 1):012x}7{rest[:3]}{'89ab'[int(rest[3], 16) % 4]}{rest[4:19]}"
     return f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}"
@@ -190,7 +195,7 @@ def _elyra_items(doc: Document, line: int, span: Span, now: datetime) -> list[Co
     parent = elyra_parent_above(doc, line)
     entry_id = fresh_id(f"{elyra_time(now)}/{line}", lambda candidate: id_taken(doc, candidate))
     base = {"id": _literal(entry_id), "parentId": _literal(parent), "timestamp": _literal(elyra_time(now))}
-    millis = (now - _EPOCH) // timedelta(milliseconds=1)  # exact: the same millisecond as the ISO timestamp
+    millis = _millis(now)
     calls = open_elyra_calls(doc, parent)
     out: list[CompletionItem] = []
     for struct in schemas.structs(root):

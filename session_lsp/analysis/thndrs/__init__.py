@@ -1,5 +1,5 @@
-"""thndrs session records: the line pass (`line_pass`) and the link pass (`link_pass`), which `document.analyzer_for` binds
-to a file."""
+"""thndrs session records: the line pass (`line_pass`) and the link pass (`link_pass`), which
+`document.analyzer_for` binds to a file."""
 
 from __future__ import annotations
 
