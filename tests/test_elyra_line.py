@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from session_lsp.analysis.detect import FormatInfo, Kind
 from session_lsp.analysis.diagnostics import Severity
-from session_lsp.analysis.elyra.facts import EntryFacts, HeaderFacts, ToolCallFact
+from session_lsp.analysis.elyra.facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
 from session_lsp.analysis.elyra.line_pass import JUNK_FACTS, analyze_line
 from session_lsp.analysis.lines import LineKind
 from session_lsp.analysis.registry import rule
@@ -105,10 +105,12 @@ def test_assistant_facts_list_tool_calls_with_their_block_index() -> None:
     (entry("message", message={"role": "toolResult", "toolCallId": "toolu_1", "toolName": "bash",
                                "content": [{"type": "text", "text": "boom"}], "isError": True, "timestamp": 1}),
      {"role": "toolResult", "tool_call_id": "toolu_1", "tool_name": "bash"}),
-    (entry("compaction", summary="s", firstKeptEntryId="0f0f0f0f", tokensBefore=12345), {"first_kept_id": "0f0f0f0f"}),
-    (entry("branch_summary", fromId="root", summary="went back"), {"from_id": "root"}),
-    (entry("label", targetId="0f0f0f0f", label="checkpoint"), {"target_id": "0f0f0f0f", "label": "checkpoint"}),
-    (entry("session_info", name="Refactor"), {"name": "Refactor"}),
+    (entry("compaction", summary="s", firstKeptEntryId="0f0f0f0f", tokensBefore=12345),
+     {"special": SpecialFacts(first_kept_id="0f0f0f0f")}),
+    (entry("branch_summary", fromId="root", summary="went back"), {"special": SpecialFacts(from_id="root")}),
+    (entry("label", targetId="0f0f0f0f", label="checkpoint"),
+     {"special": SpecialFacts(target_id="0f0f0f0f", label="checkpoint")}),
+    (entry("session_info", name="Refactor"), {"special": SpecialFacts(name="Refactor")}),
 ])
 def test_type_specific_facts(value: dict[str, Any], expected: dict[str, Any]) -> None:
     facts = analyze_line(line(value), V3).facts
@@ -122,7 +124,8 @@ def test_v1_entries_have_no_ids_and_compactions_carry_their_index() -> None:
     result = analyze_line(line(value), V1)
     assert not result.issues
     assert result.facts == EntryFacts(type="compaction", id=None, has_id=False, parent_id=None, has_parent=False,
-                                      timestamp=TS, first_kept_index=7, has_first_kept_index=True)
+                                      timestamp=TS, special=SpecialFacts(first_kept_index=7, has_first_kept_index=True))
+    assert (result.facts.first_kept_index, result.facts.first_kept_id) == (7, None)
 
 
 def test_null_parent_is_a_root_and_a_missing_parent_is_not() -> None:

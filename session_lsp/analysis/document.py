@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from .anchors import AnchorResolver
 from .detect import DETECTION_HORIZON, FormatInfo, Kind, detect
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
+from .line_store import LineStore
 from .registry import rule
 from .results import FormatAnalyzer, Linked, LineResult, Options
 from .text import split_lines
@@ -58,10 +59,10 @@ class Document:
         self._reset(split_lines(text))
 
     def _reset(self, lines: list[str]) -> None:
-        self.lines = lines
         self.format = detect(lines)
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: list[LineResult] = [self.analyzer.line(line) for line in lines]
+        self.lines = LineStore(lines)
         self._linked: Linked | None = None
         self._diagnostics: list[Diagnostic] | None = None
 
@@ -93,13 +94,13 @@ class Document:
         replacement = split_lines(head + new_text + tail)
         old_facts = [(result.kind, result.facts) for result in self.results[start_line : end_line + 1]]
         ended_with_newline = lines[-1] == ""
-        lines[start_line : end_line + 1] = replacement
+        lines.replace(start_line, end_line + 1, replacement)
         self.invalid_utf8 = ()
         self.resolver.forget()
         if start_line < DETECTION_HORIZON or self.format.kind is Kind.UNKNOWN:
             info = detect(lines)
             if info != self.format:
-                self._reset(lines)
+                self._reset(list(lines))
                 return
         new_results = [self.analyzer.line(line) for line in replacement]
         self.results[start_line : end_line + 1] = new_results

@@ -24,7 +24,9 @@ from .jsonscan import Path
 from .lines import LineKind
 
 
-class LineResult(msgspec.Struct):
+class LineResult(msgspec.Struct, gc=False):
+    """Holds only frozen values, never a cycle, so the garbage collector need not track 100,000 of them."""
+
     kind: LineKind
     facts: Any = None
     issues: tuple[LineIssue, ...] = ()

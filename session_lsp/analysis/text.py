@@ -63,3 +63,19 @@ def decode_bytes(data: bytes) -> tuple[str, list[tuple[int, int, int]]]:
             bad.append((number, col, col + 1))
             col = line.find("\ufffd", col + 1)
     return text, bad
+
+
+SHARED_LIMIT = 4096
+_shared: dict[str, str] = {}
+
+
+def shared(value: str) -> str:
+    """One string object per value of a small vocabulary (stop reasons, tool names, the titles made of them): a
+    100,000-line session would otherwise hold tens of thousands of copies of "toolUse". Bounded, so a file full of
+    distinct values fills the table once and is then left alone."""
+    found = _shared.get(value)
+    if found is not None:
+        return found
+    if len(_shared) < SHARED_LIMIT and len(value) <= 64:
+        _shared[value] = value
+    return value

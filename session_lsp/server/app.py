@@ -22,7 +22,8 @@ from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding
 from . import convert
 from .diagnostics import Publisher
-from .documents import DocumentStore
+from .documents import DocumentStore, OpenDocument
+from .memory import settle
 
 T = TypeVar("T")
 
@@ -70,6 +71,7 @@ class SessionServer(LanguageServer):
         self._settings_ready = asyncio.Event()
         self.analysis = ThreadPoolExecutor(max_workers=2, thread_name_prefix="session-lsp-analysis")
         """Where documents are built, edited and read, so a long analysis never stalls the event loop."""
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def pull(self) -> bool:
@@ -95,6 +97,18 @@ class SessionServer(LanguageServer):
                 return None
             head = (entry.doc, entry.version) if versioned else (entry.doc,)
             return await self.run(fn, *head, *args)
+
+    def settle_later(self, entry: OpenDocument) -> None:
+        """Once diagnostics have gone out: compress the document's idle lines and give freed memory back, behind
+        the document's lock like any other work on it."""
+        task = asyncio.ensure_future(self._settle(entry))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _settle(self, entry: OpenDocument) -> None:
+        async with entry.lock:
+            if entry.doc is not None and not entry.closed:
+                await self.run(settle, entry.doc)
 
     @property
     def versioned_edits(self) -> bool:

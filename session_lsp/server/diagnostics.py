@@ -80,6 +80,7 @@ class Publisher:
         if entry.closed or version != entry.latest or rules is not server.rules:
             return
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(entry.uri, items, version=version))
+        server.settle_later(entry)
 
     def clear(self, uri: str) -> None:
         self.cancel(uri)

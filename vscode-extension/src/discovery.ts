@@ -64,7 +64,7 @@ export function bundledScript(env: Environment): string {
   return path.join(env.extensionPath, "bundled", "tool", "server.py");
 }
 
-/** The CPython versions the bundled compiled dependencies (msgspec) were built for: folders `native/cp311`, ... */
+/** The CPython versions the bundled compiled dependencies (msgspec, lz4) were built for: folders `native/cp311`, ... */
 export function bundledPythons(env: Environment, probes: Probes): Array<[number, number]> {
   const versions: Array<[number, number]> = [];
   for (const name of probes.listDir(path.join(env.extensionPath, "bundled", "native"))) {

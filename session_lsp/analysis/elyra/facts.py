@@ -35,6 +35,25 @@ class HeaderFacts(msgspec.Struct, frozen=True, gc=False):
     """UTF-8 length of the line (pi's `--continue` reads only the first 512 bytes)."""
 
 
+class SpecialFacts(msgspec.Struct, frozen=True, gc=False):
+    """What only compaction, branch_summary, label and session_info entries carry. Kept apart, so that each of a
+    large session's messages holds one empty slot for them, not seven."""
+
+    first_kept_id: str | None = None
+    first_kept_index: int | None = None
+    """v1 compactions: the raw `firstKeptEntryIndex` when it is an integer."""
+    has_first_kept_index: bool = False
+    from_id: str | None = None
+    target_id: str | None = None
+    label: str | None = None
+    """For label entries: the label text (None or "" clears the target's label)."""
+    name: str | None = None
+    """For session_info entries: the session name."""
+
+
+NO_SPECIALS = SpecialFacts()
+
+
 class EntryFacts(msgspec.Struct, frozen=True, gc=False):
     """Any other object line."""
 
@@ -51,13 +70,32 @@ class EntryFacts(msgspec.Struct, frozen=True, gc=False):
     tool_calls: tuple[ToolCallFact, ...] = ()
     tool_call_id: str | None = None
     tool_name: str | None = None
-    first_kept_id: str | None = None
-    first_kept_index: int | None = None
-    """v1 compactions: the raw `firstKeptEntryIndex` when it is an integer."""
-    has_first_kept_index: bool = False
-    from_id: str | None = None
-    target_id: str | None = None
-    label: str | None = None
-    """For label entries: the label text (None or "" clears the target's label)."""
-    name: str | None = None
-    """For session_info entries: the session name."""
+    special: SpecialFacts = NO_SPECIALS
+
+    @property
+    def first_kept_id(self) -> str | None:
+        return self.special.first_kept_id
+
+    @property
+    def first_kept_index(self) -> int | None:
+        return self.special.first_kept_index
+
+    @property
+    def has_first_kept_index(self) -> bool:
+        return self.special.has_first_kept_index
+
+    @property
+    def from_id(self) -> str | None:
+        return self.special.from_id
+
+    @property
+    def target_id(self) -> str | None:
+        return self.special.target_id
+
+    @property
+    def label(self) -> str | None:
+        return self.special.label
+
+    @property
+    def name(self) -> str | None:
+        return self.special.name

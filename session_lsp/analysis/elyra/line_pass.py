@@ -21,8 +21,9 @@ from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
 from ..lines import LineKind, decode
 from ..results import LineResult
+from ..text import shared
 from . import schema
-from .facts import EntryFacts, HeaderFacts, ToolCallFact
+from .facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
 from .findings import Finding, Mark, to_issues
 from .loose import has, line_view
 from .schema_issues import finding_for
@@ -50,6 +51,11 @@ _is_pi_time = _PI_TIME.match
 _is_iso_time = _ISO_TIME.match
 _HEX = "0123456789abcdef"
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
+
+_recent_id: list[str | None] = [None]
+"""The id of the entry read last. pi writes each entry below the one before, so the next line's parentId is usually
+an equal string: keeping this object instead of the copy saves about 57 bytes an entry. A cache only: whichever
+document was read last, an equal string is what replaces an equal string."""
 
 JUNK_FACTS = EntryFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
 """pi keeps a non-object line as an id-less junk entry."""
@@ -235,6 +241,11 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding]) -> Checked:
             findings.append(Finding("ELY035", ("timestamp",), Mark.VALUE,
                                     f"`timestamp` {timestamp!r} is not an ISO-8601 time: pi's tree ordering and "
                                     "\"modified\" dates become NaN"))
+    recent = _recent_id[0]
+    if parent == recent:
+        parent = recent
+    if type(entry_id) is str:
+        _recent_id[0] = entry_id
     base: Base = (
         None if kind is UNSET else kind,
         None if entry_id is UNSET else entry_id,
@@ -268,10 +279,10 @@ def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) 
         return _assistant(message, findings, base)
     if role == "toolResult":
         name, call_id = message.tool_name, message.tool_call_id
-        name = None if name is UNSET else name
+        name = None if name is UNSET else shared(name)
         _images(message.content, findings)
         facts = EntryFacts(*base, role=role, tool_name=name, tool_call_id=None if call_id is UNSET else call_id)
-        return facts, clip(f"toolResult {name or '?'}") + (" ✗" if message.is_error is True else "")
+        return facts, shared(clip(f"toolResult {name or '?'}") + (" ✗" if message.is_error is True else ""))
     facts = EntryFacts(*base, role=role)
     if role == "user":
         _images(message.content, findings)
@@ -325,12 +336,13 @@ def _assistant(message: Any, findings: list[Finding], base: Base) -> Checked:
     if content is not UNSET:
         for index, block in enumerate(content):
             if block.type == "toolCall" and block.id is not UNSET:
-                calls.append(ToolCallFact(block.id, None if block.name is UNSET else block.name, index))
-    facts = EntryFacts(*base, role="assistant", stop_reason=None if stop is UNSET else stop, tool_calls=tuple(calls))
+                calls.append(ToolCallFact(block.id, None if block.name is UNSET else shared(block.name), index))
+    facts = EntryFacts(*base, role="assistant", stop_reason=None if stop is UNSET else shared(stop),
+                       tool_calls=tuple(calls))
     suffix = f" [{stop}]" if stop in FAILED_STOPS else ""
     if calls:
         names = (calls[0].name or "?") if len(calls) == 1 else ", ".join(dict.fromkeys(c.name or "?" for c in calls))
-        return facts, clip("assistant → " + names) + suffix
+        return facts, shared(clip("assistant → " + names) + suffix)
     return facts, with_text("assistant" + suffix, first_text(content))
 
 
@@ -415,8 +427,9 @@ def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Bas
         findings.append(Finding("ELY022", ("firstKeptEntryIndex",), Mark.VALUE,
                                 f"`firstKeptEntryIndex` {index} is negative: after pi's v1 migration this compaction "
                                 "has no `firstKeptEntryId`, so no recent messages are kept in context"))
-    facts = EntryFacts(*base, first_kept_id=None if kept_id is UNSET else kept_id,
-                       first_kept_index=None if index is UNSET else index, has_first_kept_index=has_index)
+    facts = EntryFacts(*base, special=SpecialFacts(first_kept_id=None if kept_id is UNSET else kept_id,
+                                                   first_kept_index=None if index is UNSET else index,
+                                                   has_first_kept_index=has_index))
     return facts, f"compaction ({tokens(entry.tokens_before)})"
 
 
@@ -425,14 +438,14 @@ def _branch_summary(entry: Any, info: FormatInfo, findings: list[Finding], base:
     if summary == "":
         findings.append(Finding("ELY055", ("summary",), Mark.VALUE,
                                 "empty branch summary: pi skips it when building the context"))
-    facts = EntryFacts(*base, from_id=None if from_id is UNSET else from_id)
+    facts = EntryFacts(*base, special=SpecialFacts(from_id=None if from_id is UNSET else from_id))
     return facts, with_text("branch_summary", None if summary is UNSET else summary)
 
 
 def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
     target, label = entry.target_id, entry.label
     target = None if target is UNSET else target
-    facts = EntryFacts(*base, target_id=target, label=None if label is UNSET else label)
+    facts = EntryFacts(*base, special=SpecialFacts(target_id=target, label=None if label is UNSET else label))
     if label == "" or not has(entry, "label"):
         whose = f"the label of {target!r}" if target is not None else "a label"
         findings.append(Finding("ELY054", ("label",) if label == "" else ("type",), Mark.VALUE,
@@ -444,7 +457,7 @@ def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) ->
 
 def _session_info(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
     name = entry.name
-    facts = EntryFacts(*base, name=None if name is UNSET else name)
+    facts = EntryFacts(*base, special=SpecialFacts(name=None if name is UNSET else name))
     if not has(entry, "name") or (name is not UNSET and not name.strip()):
         findings.append(Finding("ELY057", ("name",) if has(entry, "name") else ("type",), Mark.VALUE,
                                 "session_info without a name: pi (main) ignores it, newer pi clears the session "

@@ -23,6 +23,7 @@ async def diagnostic(ls: SessionServer, params: types.DocumentDiagnosticParams) 
         if params.previous_result_id == rid:
             return types.UnchangedDocumentDiagnosticReport(result_id=rid)
         items = await ls.run(for_client, entry.doc, entry.uri, ls.rules, ls.encoding)
+    ls.settle_later(entry)
     return types.FullDocumentDiagnosticReport(items=items, result_id=rid)
 
 

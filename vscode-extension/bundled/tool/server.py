@@ -1,6 +1,6 @@
 """Starts the copy of session-lsp bundled in the .vsix: `python server.py --stdio` is `session-lsp serve --stdio`.
 
-build.sh puts the server and its pure-Python dependencies in ../libs and msgspec, the one compiled dependency, in
+build.sh puts the server and its pure-Python dependencies in ../libs and the compiled ones (msgspec, lz4) in
 ../native/cp3XX for each CPython it was built for. Both go first on sys.path, so a different session-lsp installed
 in the same interpreter does not shadow the bundled one.
 """

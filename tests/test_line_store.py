@@ -1,0 +1,76 @@
+"""`LineStore` behaves as the list of lines it replaces, whatever splices are made and whichever blocks are hot."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from session_lsp.analysis.line_store import BLOCK, LineStore
+
+TEXTS = st.text(alphabet=st.sampled_from("ab{}\":é😀\r\ud800 "), max_size=6)
+
+
+@st.composite
+def splices(draw: st.DrawFn) -> tuple[list[str], list[tuple[int, int, list[str]]]]:
+    lines = draw(st.lists(TEXTS, min_size=1, max_size=5 * BLOCK))
+    steps = []
+    size = len(lines)
+    for _ in range(draw(st.integers(1, 12))):
+        start = draw(st.integers(0, size - 1))
+        stop = draw(st.integers(start + 1, min(size, start + 3 * BLOCK)))
+        new = draw(st.lists(TEXTS, min_size=1, max_size=3 * BLOCK))
+        steps.append((start, stop, new))
+        size += len(new) - (stop - start)
+    return lines, steps
+
+
+@settings(max_examples=150, deadline=None)
+@given(splices(), st.integers(1, 4))
+def test_splices_and_reads_match_a_list(case: tuple[list[str], list], hot: int) -> None:
+    lines, steps = case
+    store, expected = LineStore(lines, hot), list(lines)  # few hot blocks: edited ones are packed and read back
+    for start, stop, new in steps:
+        store.replace(start, stop, new)
+        expected[start:stop] = new
+        assert len(store) == len(expected)
+        assert [store[n] for n in range(len(expected) - 1, -1, -3)] == expected[::-1][::3]
+        assert store[-1] == expected[-1]
+    assert list(store) == expected
+    assert store[1:BLOCK + 3] == expected[1:BLOCK + 3]
+
+
+def test_an_index_past_either_end_is_refused() -> None:
+    store = LineStore(["a", "b"])
+    assert store[-2] == "a"
+    with pytest.raises(IndexError):
+        store[2]
+    with pytest.raises(IndexError):
+        store[-3]
+
+
+def test_lines_are_held_compressed() -> None:
+    lines = [f'{{"type":"message","id":"{n:08x}","text":"the same words again and again"}}' for n in range(10 * BLOCK)]
+    store = LineStore(lines)
+    held = sum(len(block.data) for block in store._blocks if block.data is not None)
+    assert held < sum(map(len, lines)) / 3
+    assert store[5 * BLOCK + 7] == lines[5 * BLOCK + 7]
+
+
+def test_without_lz4_zlib_does_the_same_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "lz4", None)
+    monkeypatch.setitem(sys.modules, "lz4.block", None)
+    spec = importlib.util.find_spec("session_lsp.analysis.line_store")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module._lz4 is None
+    lines = [f"line {n} é" for n in range(3 * BLOCK)]
+    store = module.LineStore(lines, hot=1)
+    store.replace(BLOCK - 1, BLOCK + 2, ["a", "b"])
+    lines[BLOCK - 1 : BLOCK + 2] = ["a", "b"]
+    assert store[2 * BLOCK] == lines[2 * BLOCK]  # evicts the edited block, which is packed with zlib
+    assert list(store) == lines
