@@ -162,17 +162,35 @@ def test_changing_a_parent_runs_the_link_pass_again(document: Document) -> None:
 
 
 def test_a_burst_of_link_edits_runs_the_link_pass_once_when_asked(document: Document) -> None:
+    """Here the one run is the incremental relink, with the three keystrokes' line as the only one changed."""
     document.diagnostics()
-    runs: list[int] = []
-    link = document.analyzer.link
-    document.analyzer.link = lambda lines, results: runs.append(len(lines)) or link(lines, results)  # type: ignore
+    runs: list[tuple[str, object]] = []
+    link, relink = document.analyzer.link, document.analyzer.relink
+    document.analyzer.link = lambda *args: runs.append(("link", None)) or link(*args)  # type: ignore[method-assign]
+    document.analyzer.relink = (  # type: ignore[method-assign]
+        lambda previous, lines, results, changed: runs.append(("relink", set(changed)))
+        or relink(previous, lines, results, changed))
     col = LINES[3].index('"parentId":"b2c3d4e5"') + len('"parentId":"')
     for letter in "fed":
         document.edit(3, col, 3, col + 1, letter)
     assert runs == []
     assert any(d.code == "ELY042" and d.span.line == 3 for d in document.diagnostics())
-    assert runs == [len(document.lines)]
+    assert runs == [("relink", {3})]
     assert_matches_fresh(document, TEXT.replace('"parentId":"b2c3d4e5"', '"parentId":"d2c3d4e5"'))
+
+
+def test_edits_that_add_lines_since_the_last_link_pass_get_a_full_one(document: Document) -> None:
+    document.diagnostics()
+    runs: list[str] = []
+    link, relink = document.analyzer.link, document.analyzer.relink
+    document.analyzer.link = lambda *args: runs.append("link") or link(*args)  # type: ignore[method-assign]
+    document.analyzer.relink = lambda *args: runs.append("relink") or relink(*args)  # type: ignore[method-assign]
+    col = LINES[3].index('"parentId":"b2c3d4e5"') + len('"parentId":"')
+    document.edit(3, col, 3, col + 1, "f")
+    document.edit(4, 0, 4, 0, LINES[1] + "\n")
+    document.diagnostics()
+    assert runs == ["link"]
+    assert_matches_fresh(document, TEXT.replace('"parentId":"b2c3d4e5"', '"parentId":"f2c3d4e5"') + LINES[1] + "\n")
 
 
 def test_an_edit_drops_the_invalid_utf8_report() -> None:

@@ -18,25 +18,38 @@ def line_span(lines: Sequence[str], number: int) -> Span:
 
 
 class AnchorResolver:
-    def __init__(self) -> None:
-        self._trees: dict[int, jsonscan.Node | None] = {}
+    """Resolved spans are kept until an edit touches their line: typing in one line re-scans only that line's
+    anchors, not those of every link issue in the file."""
 
-    def forget(self) -> None:
-        self._trees.clear()
+    def __init__(self) -> None:
+        self._spans: dict[Anchor, Span] = {}
+
+    def forget(self, touched: range | None = None) -> None:
+        """Drop the spans on the `touched` lines, or every span (lines were added or removed: all may have moved)."""
+        if touched is None:
+            self._spans.clear()
+        else:
+            for anchor in [anchor for anchor in self._spans if anchor.line in touched]:
+                del self._spans[anchor]
 
     def span(self, lines: Sequence[str], anchor: Anchor) -> Span:
-        number = anchor.line
-        if not anchor.path or not 0 <= number < len(lines):
-            return line_span(lines, number)
-        if number not in self._trees:
-            self._trees[number] = jsonscan.scan(lines[number])
-        root = self._trees[number]
-        line = lines[number]
-        found = (jsonscan.key_span(line, anchor.path, root) if anchor.key
-                 else jsonscan.value_span(line, anchor.path, root))
+        found = self._spans.get(anchor)
         if found is None:
-            parent = anchor.path[:-1]
-            found = jsonscan.value_span(line, parent, root) if parent else None
-        if found is None:
-            return line_span(lines, number)
-        return Span(number, found[0], number, found[1])
+            found = self._spans[anchor] = _resolve(lines, anchor)
+        return found
+
+
+def _resolve(lines: Sequence[str], anchor: Anchor) -> Span:
+    number = anchor.line
+    if not anchor.path or not 0 <= number < len(lines):
+        return line_span(lines, number)
+    line = lines[number]
+    root = jsonscan.scan(line)
+    found = (jsonscan.key_span(line, anchor.path, root) if anchor.key
+             else jsonscan.value_span(line, anchor.path, root))
+    if found is None:
+        parent = anchor.path[:-1]
+        found = jsonscan.value_span(line, parent, root) if parent else None
+    if found is None:
+        return line_span(lines, number)
+    return Span(number, found[0], number, found[1])

@@ -7,7 +7,8 @@ changed (or lines were added or removed). Diagnostics are assembled on demand fr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Collection, Sequence
 
 from .anchors import AnchorResolver
 from .detect import DETECTION_HORIZON, FormatInfo, Kind, detect
@@ -19,16 +20,21 @@ from .text import split_lines
 
 LinePass = Callable[[str, FormatInfo], LineResult]
 LinkPass = Callable[[Sequence[str], Sequence[LineResult], FormatInfo, Options], Linked]
+RelinkPass = Callable[[Linked, Sequence[str], Sequence[LineResult], FormatInfo, Options, Collection[int]],
+                      Linked | None]
 
 
 class TwoPassAnalyzer:
-    """A format's line pass and link pass, bound to one file's detected format and options."""
+    """A format's line pass and link pass (and, if it has one, its incremental relink), bound to one file's
+    detected format and options."""
 
-    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, link_pass: LinkPass) -> None:
+    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, link_pass: LinkPass,
+                 relink_pass: RelinkPass | None = None) -> None:
         self.info = info
         self.options = options
         self._line_pass = line_pass
         self._link_pass = link_pass
+        self._relink_pass = relink_pass
 
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info)
@@ -36,12 +42,18 @@ class TwoPassAnalyzer:
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         return self._link_pass(lines, results, self.info, self.options)
 
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult],
+               changed: Collection[int]) -> Linked | None:
+        if self._relink_pass is None:
+            return None
+        return self._relink_pass(previous, lines, results, self.info, self.options, changed)
+
 
 def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     if info.kind is Kind.ELYRA:
         from . import elyra
 
-        return TwoPassAnalyzer(info, options, elyra.analyze_line, elyra.link)
+        return TwoPassAnalyzer(info, options, elyra.analyze_line, elyra.link, elyra.relink)
     if info.kind is Kind.THNDRS:
         from . import thndrs
 
@@ -63,16 +75,28 @@ class Document:
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: list[LineResult] = [self.analyzer.line(line) for line in lines]
         self.lines = LineStore(lines)
+        self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
+        """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
+        self.resolver.forget()
         self._linked: Linked | None = None
+        self._base: Linked | None = None
+        """The last link pass run; `_linked` while no edit has changed facts since."""
+        self._changed: set[int] | None = set()
+        """The lines whose facts changed since `_base` was computed; None once lines were added or removed."""
         self._diagnostics: list[Diagnostic] | None = None
 
     @property
     def linked(self) -> Linked:
         """The link pass over the current lines, run when first asked for: a burst of edits that change links
         (typing in an id, a paste of many lines) pays for one run when diagnostics or a request need it, not one
-        per change."""
+        per change. The format's `relink` is tried first: it updates the previous result when the edits since
+        changed little (one parentId, in Elyra)."""
         if self._linked is None:
-            self._linked = self.analyzer.link(self.lines, self.results)
+            relinked = None
+            if self._base is not None and self._changed:
+                relinked = self.analyzer.relink(self._base, self.lines, self.results, self._changed)
+            self._linked = relinked if relinked is not None else self.analyzer.link(self.lines, self.results)
+            self._base, self._changed = self._linked, set()
         return self._linked
 
     @property
@@ -96,7 +120,8 @@ class Document:
         ended_with_newline = lines[-1] == ""
         lines.replace(start_line, end_line + 1, replacement)
         self.invalid_utf8 = ()
-        self.resolver.forget()
+        moved = len(replacement) != end_line + 1 - start_line
+        self.resolver.forget(None if moved else range(start_line, end_line + 1))
         if start_line < DETECTION_HORIZON or self.format.kind is Kind.UNKNOWN:
             info = detect(lines)
             if info != self.format:
@@ -104,14 +129,29 @@ class Document:
                 return
         new_results = [self.analyzer.line(line) for line in replacement]
         self.results[start_line : end_line + 1] = new_results
+        self._splice_issue_lines(start_line, end_line, new_results)
         self._diagnostics = None
-        if self._linked is None:
+        if self._base is None:
             return
         # Whether the file ends with "\n" is seen by the link pass (ELY005, THN071) but is in no line's facts.
         same_shape = len(replacement) == len(old_facts) and (lines[-1] == "") == ended_with_newline
-        if same_shape and all(old == (new.kind, new.facts) for old, new in zip(old_facts, new_results)):
+        touched = [start_line + offset for offset, (old, new) in enumerate(zip(old_facts, new_results))
+                   if old != (new.kind, new.facts)]
+        if same_shape and not touched:
             return
+        if same_shape and self._changed is not None:
+            self._changed.update(touched)
+        else:
+            self._changed = None
         self._linked = None
+
+    def _splice_issue_lines(self, start_line: int, end_line: int, new_results: list[LineResult]) -> None:
+        issue_lines = self._issue_lines
+        shift = len(new_results) - (end_line + 1 - start_line)
+        low, high = bisect_left(issue_lines, start_line), bisect_right(issue_lines, end_line)
+        after = issue_lines[high:]
+        issue_lines[low:] = [start_line + offset for offset, result in enumerate(new_results) if result.issues]
+        issue_lines.extend([number + shift for number in after] if shift else after)
 
     def diagnostics(self) -> list[Diagnostic]:
         if self._diagnostics is None:
@@ -121,11 +161,10 @@ class Document:
     def _assemble(self) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         end_of_file = len(self.lines) - 1 if self.lines[-1] == "" else None  # after the final "\n": not a line
-        for number, result in enumerate(self.results):
-            if number == end_of_file:
-                continue
-            for issue in result.issues:
-                out.append(_from_line_issue(number, issue))
+        results = self.results
+        for number in self._issue_lines:
+            if number != end_of_file:
+                out.extend(_from_line_issue(number, issue) for issue in results[number].issues)
         lines = self.lines
         for issue in self.linked.issues:
             span = self.resolver.span(lines, issue.anchor)

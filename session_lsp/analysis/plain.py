@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .detect import FormatInfo
 from .lines import LineKind, is_blank
@@ -22,3 +22,7 @@ class PlainAnalyzer:
         message = ("not a recognised Elyra (pi) or thndrs session file: nothing is checked "
                    "(Elyra files start with a {\"type\":\"session\"} header, thndrs files with a session_meta record)")
         return Linked(None, [LinkIssue("SLS001", Anchor(0), message)])
+
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult],
+               changed: Collection[int]) -> Linked | None:
+        return None

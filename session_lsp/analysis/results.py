@@ -14,7 +14,7 @@ is still right and is reused (early cutoff): typing inside a message's text neve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -75,6 +75,12 @@ class FormatAnalyzer(Protocol):
     def line(self, text: str) -> LineResult: ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked: ...
+
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult],
+               changed: Collection[int]) -> Linked | None:
+        """`link`'s result after edits that changed the facts of the lines in `changed` (and nothing else), from
+        `previous`; or None when only a full `link` can tell."""
+        ...
 
 
 class Reference(msgspec.Struct, frozen=True):

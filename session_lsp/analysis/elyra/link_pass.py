@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 import zlib
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
+
+import msgspec
 
 from ..detect import FormatInfo
 from ..diagnostics import Severity
@@ -20,7 +22,7 @@ from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
 from .facts import EntryFacts, HeaderFacts
-from .model import BLOCK_BITS, NONE, ElyraModel, unpack_call
+from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, unpack_call
 
 FAILED_STOPS = frozenset({"error", "aborted"})
 _PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
@@ -53,6 +55,74 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     checker.walk()
     checker.leaf_rule()
     return Linked(model, checker.issues)
+
+
+RESCAN_LIMIT = 64
+"""Unanswered calls up to which a relink tests each by scanning its subtree rather than building a table."""
+NEAR_LIMIT = 4096
+"""Entries a relink looks at below a moved entry for a pair that spans the moved edge, before it gives up."""
+
+
+def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+           options: Options, changed: Collection[int]) -> Linked | None:
+    """The link pass after edits that changed the facts of the lines in `changed` and nothing else, from the
+    previous result, or None when only `link` can tell. Handled: one entry's parentId changed (typing in it), in a
+    file whose tool call ids and results' toolCallIds are each used once, as pi writes them. The entry's subtree
+    moves (`ElyraModel.reparented`); only the results with their call on the other side of the moved edge are
+    paired again (`_Checker.repair`); every other rule is cheap given the model and runs again."""
+    model = previous.model
+    if len(changed) != 1 or not isinstance(model, ElyraModel) or len(results) != model.size:
+        return None
+    (line,) = changed
+    old, facts = model.line_facts[line], results[line].facts
+    if old == facts:  # typed over and back
+        return previous
+    if line == len(results) - 1 or type(old) is not EntryFacts or type(facts) is not EntryFacts \
+            or msgspec.structs.replace(old, parent_id=facts.parent_id, has_parent=facts.has_parent) != facts \
+            or not model.unique_pairs:
+        return None
+    crossing = _crossing_pairs(model, line)
+    moved = model.reparented(line, facts) if crossing is not None else None
+    if moved is None:
+        return None
+    checker = _Checker(moved)
+    checker.file_rules(lines, results, info, options)
+    checker.id_rules()
+    checker.reference_rules()
+    checker.order_rules()
+    checker.repair(model, crossing)
+    checker.unanswered(checker.goes_on_by_scanning if len(moved.unanswered) <= RESCAN_LIMIT else checker.goes_on())
+    checker.compactions()
+    checker.leaf_rule()
+    return Linked(moved, checker.issues)
+
+
+def _crossing_pairs(model: ElyraModel, line: int) -> dict[int, int] | None:
+    """The results whose pairing moving `line`'s subtree can change (line -> the packed call with their id): those
+    with exactly one of themselves and that call inside the subtree. A result in it answering a call above `line`
+    is at most `pair_depth - 1` levels below `line`, so only those levels are looked at (None: too many entries
+    there); a result that answers no call above it is in `loose`."""
+    start, stop = model.pre[line], model.end[line]
+    pre, result_calls = model.pre, model.result_calls
+    found: dict[int, int] = {}
+    level, seen = [line], 0
+    for _ in range(model.pair_depth):
+        below: list[int] = []
+        for entry in level:
+            packed = result_calls.get(entry)
+            if packed is not None and not start <= pre[packed >> BLOCK_BITS] < stop:
+                found[entry] = packed
+            below.extend(model.children(entry))
+        seen += len(below)
+        if not below:
+            break
+        if seen > NEAR_LIMIT:
+            return None
+        level = below
+    for entry, packed in model.loose.items():
+        if packed is not None and (start <= pre[entry] < stop) != (start <= pre[packed >> BLOCK_BITS] < stop):
+            found[entry] = packed
+    return found
 
 
 class _Checker:
@@ -299,6 +369,12 @@ class _Checker:
         the lines of its subtree (pre[line] < end[call line]); each map holds, per id, a stack of candidates in
         that order, so the innermost open one is on top once the closed ones above it are popped."""
         model, facts = self.model, self.facts
+        first_issue = len(self.issues)
+        depth = model.depth_of
+        pair_depth = 0
+        repeated = False
+        result_ids: set[str] = set()
+        results = 0
         pre, end = model.pre, model.end
         tools = [line for line in model.tool_lines if pre[line] != NONE]
         if model.tree:
@@ -313,9 +389,7 @@ class _Checker:
         orphans: list[int] = []
         late: dict[int, int] = {}
         calls: list[int] = []
-        failed = FAILED_STOPS
         bits = BLOCK_BITS
-        mask = (1 << bits) - 1
         for line in tools:
             found = facts[line]
             here = pre[line]
@@ -328,6 +402,7 @@ class _Checker:
                     if known is None:
                         open_calls[call_id] = packed
                     else:
+                        repeated = True
                         stack = [known] if type(known) is int else known
                         while stack and end[stack[-1] >> bits] <= here:
                             stack.pop()
@@ -343,6 +418,8 @@ class _Checker:
                             late.setdefault(result, packed)
                 continue
             call_id = found.tool_call_id
+            result_ids.add(call_id)
+            results += 1
             known = open_calls.get(call_id)
             if type(known) is int:
                 packed = known if end[known >> bits] > here else None
@@ -358,17 +435,9 @@ class _Checker:
                 waiting.setdefault(call_id, []).append(line)
                 continue
             result_call[line] = packed
-            assistant = facts[packed >> bits]
-            if assistant.stop_reason in failed:
-                self._dropped_call(line, packed)
-            name = found.tool_name
-            if name is not None:
-                block = packed & mask
-                for call in assistant.tool_calls:
-                    if call.index == block:
-                        if call.name is not None and call.name != name:
-                            self._name_mismatch(line, name, call.name, packed)
-                        break
+            if depth[line] - depth[packed >> bits] > pair_depth:
+                pair_depth = depth[line] - depth[packed >> bits]
+            self._check_pair(line, found, packed)
             given = first_answer.get(packed)
             if given is None:
                 first_answer[packed] = line
@@ -384,8 +453,65 @@ class _Checker:
                          related=((stack[-1], ("message", "toolCallId"), "the first result"),))
             stack.append(line)
         self._late_and_orphans(late, orphans)
-        self._unanswered(calls)
-        self._compactions()
+        model.walk_issues = self.issues[first_issue:]
+        model.unanswered = [packed for packed in calls if packed not in first_answer]
+        model.unique_pairs = not repeated and len(result_ids) == results
+        model.loose = {line: open_calls.get(facts[line].tool_call_id) for line in orphans} if model.unique_pairs \
+            else {}
+        model.pair_depth = pair_depth
+        self.unanswered(self.goes_on())
+        self.compactions()
+
+    def _check_pair(self, line: int, found: EntryFacts, packed: int) -> None:
+        """ELY071 and ELY073 for the result on `line`, which answers the packed call."""
+        assistant = self.facts[packed >> BLOCK_BITS]
+        if assistant.stop_reason in FAILED_STOPS:
+            self._dropped_call(line, packed)
+        name = found.tool_name
+        if name is not None:
+            block = packed & BLOCK_MASK
+            for call in assistant.tool_calls:
+                if call.index == block:
+                    if call.name is not None and call.name != name:
+                        self._name_mismatch(line, name, call.name, packed)
+                    break
+
+    def repair(self, old: ElyraModel, moved: dict[int, int]) -> None:
+        """After a relink: pair again the results in `moved` (line -> the packed call with their id), whose path
+        to that call changed, and keep every other pairing issue. With every call id and every result id used
+        once, a result answers its call when the call is above it, comes before it (ELY075) when the call is
+        below it, and is an orphan (ELY070) otherwise."""
+        model, facts = self.model, self.facts
+        if moved:
+            result_calls, first_results = dict(old.result_calls), dict(old.first_results)
+            loose, unanswered = dict(old.loose), set(old.unanswered)
+            model.result_calls, model.first_results, model.loose = result_calls, first_results, loose
+            kept = [issue for issue in old.walk_issues if issue.anchor.line not in moved]
+            start = len(self.issues)
+            depth = model.depth_of
+            for line, packed in moved.items():
+                call_line = packed >> BLOCK_BITS
+                if result_calls.pop(line, None) is not None:
+                    del first_results[packed]
+                if model.is_ancestor(call_line, line):
+                    result_calls[line], first_results[packed] = packed, line
+                    loose.pop(line, None)
+                    unanswered.discard(packed)
+                    model.pair_depth = max(model.pair_depth, depth[line] - depth[call_line])
+                    self._check_pair(line, facts[line], packed)
+                elif model.is_ancestor(line, call_line):
+                    result_calls[line], first_results[packed] = packed, line
+                    loose[line] = packed
+                    unanswered.discard(packed)
+                    self._late(line, packed)
+                else:
+                    loose[line] = packed
+                    unanswered.add(packed)
+                    self._orphan(line)
+            model.walk_issues = kept + self.issues[start:]
+            del self.issues[start:]
+            model.unanswered = sorted(unanswered)
+        self.issues.extend(model.walk_issues)
 
     def _duplicate_call(self, line: int, block: int, call_id: str, previous: int) -> None:
         other, other_block = unpack_call(previous)
@@ -412,36 +538,38 @@ class _Checker:
                  related=((call_line, ("message", "content", block, "name"), "the call's name"),))
 
     def _late_and_orphans(self, late: dict[int, int], orphans: list[int]) -> None:
-        model, facts = self.model, self.facts
         for line, packed in late.items():
-            model.pair(line, packed)
-            call_line, block = unpack_call(packed)
-            self.add("ELY075", line, ("message", "toolCallId"),
-                     f"this result comes before its call (line {call_line + 1}) on the path: providers reject a tool "
-                     "result that precedes its call",
-                     related=((call_line, ("message", "content", block, "id"), "the call, further down"),))
-        where = "an earlier assistant message on this path" if model.tree else "an earlier assistant message"
+            self.model.pair(line, packed)
+            self._late(line, packed)
         for line in orphans:
             if line not in late:
-                self.add("ELY070", line, ("message", "toolCallId"),
-                         f"toolCallId {facts[line].tool_call_id!r} matches no tool call in {where}: pi does not "
-                         "repair orphan results, and the provider rejects a tool result without its call")
+                self._orphan(line)
 
-    def _unanswered(self, calls: list[int]) -> None:
+    def _late(self, line: int, packed: int) -> None:
+        call_line, block = unpack_call(packed)
+        self.add("ELY075", line, ("message", "toolCallId"),
+                 f"this result comes before its call (line {call_line + 1}) on the path: providers reject a tool "
+                 "result that precedes its call",
+                 related=((call_line, ("message", "content", block, "id"), "the call, further down"),))
+
+    def _orphan(self, line: int) -> None:
+        where = "an earlier assistant message on this path" if self.model.tree else "an earlier assistant message"
+        self.add("ELY070", line, ("message", "toolCallId"),
+                 f"toolCallId {self.facts[line].tool_call_id!r} matches no tool call in {where}: pi does not "
+                 "repair orphan results, and the provider rejects a tool result without its call")
+
+    def unanswered(self, goes_on: Callable[[int], bool]) -> None:
+        """ELY072 for each call no result answers; `goes_on(line)` says whether a message entry follows the line in
+        its subtree (asked only for a `toolUse` call)."""
         model, facts = self.model, self.facts
-        next_message: list[int] | None = None
-        for packed in calls:
-            if model.is_answered(packed):
-                continue
+        for packed in model.unanswered:
             line, block = unpack_call(packed)
             found = facts[line]
             call = next(call for call in found.tool_calls if call.index == block)
             named = f" ({call.name})" if call.name else ""
             path: Path = ("message", "content", block, "id")
             if found.stop_reason == "toolUse":
-                if next_message is None:
-                    next_message = self._next_messages()
-                if next_message[model.pre[line] + 1] < model.end[line]:
+                if goes_on(line):
                     self.add("ELY072", line, path, severity=Severity.WARNING,
                              message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes "
                                       "on after it: pi inserts a synthetic \"No result provided\" error result, so "
@@ -451,18 +579,33 @@ class _Checker:
                      f"tool call {call.id!r}{named} has no result on this path: pi inserts a synthetic \"No result "
                      "provided\" error result before the next request (common after an abort)")
 
-    def _next_messages(self) -> list[int]:
-        """Per position in the depth-first order: the position of the next `message` entry at or after it."""
-        order, facts = self.model.order, self.facts
-        out = [len(order)] * (len(order) + 1)
-        following = len(order)
-        for index in range(len(order) - 1, -1, -1):
-            if facts[order[index]].type == "message":
-                following = index
-            out[index] = following
-        return out
+    def goes_on(self) -> Callable[[int], bool]:
+        """`unanswered`'s test with one O(n) table, built when first needed: per position in the depth-first
+        order, the position of the next `message` entry at or after it."""
+        model, facts = self.model, self.facts
+        table: list[int] = []
 
-    def _compactions(self) -> None:
+        def goes_on(line: int) -> bool:
+            if not table:
+                order = model.order
+                table.extend([len(order)] * (len(order) + 1))
+                following = len(order)
+                for index in range(len(order) - 1, -1, -1):
+                    if facts[order[index]].type == "message":
+                        following = index
+                    table[index] = following
+            return table[model.pre[line] + 1] < model.end[line]
+
+        return goes_on
+
+    def goes_on_by_scanning(self, line: int) -> bool:
+        """`unanswered`'s test for a few calls: the entries after the line in its subtree, until a message."""
+        model, facts = self.model, self.facts
+        order = model.order
+        return any(facts[order[position]].type == "message" for position in range(model.pre[line] + 1,
+                                                                                   model.end[line]))
+
+    def compactions(self) -> None:
         """ELY051 (firstKeptEntryId not an ancestor) and ELY056 (a later compaction below replaces this one)."""
         model, facts = self.model, self.facts
         pre, end = model.pre, model.end

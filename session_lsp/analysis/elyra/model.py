@@ -7,14 +7,15 @@ migration chains its entries in file order, so that chain is the tree here too.
 The model is held by the server for files of 100,000 entries, so it keeps flat integer arrays indexed by line
 (`-1` = none) and the line facts it was built from, never a per-entry object. Everything is built in O(n): parents
 through the id index, children as one compressed array, cycles by colouring, depths by one walk from the roots.
-The tool-call pairing is filled in by the link pass, which finds it in its walk over the tree.
+The tool-call pairing is filled in by the link pass, which finds it in its walk over the tree. An edit to one
+parentId is applied to a copy (`reparented`) at the cost of the part of the order that moves, not of the file.
 """
 
 from __future__ import annotations
 
 import weakref
 from array import array
-from bisect import bisect_right
+from bisect import bisect_right, insort
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -26,7 +27,7 @@ from .facts import EntryFacts, HeaderFacts
 NONE = -1
 BLOCK_BITS = 20
 """A tool call is packed into one int: `line << BLOCK_BITS | block index`."""
-_BLOCK_MASK = (1 << BLOCK_BITS) - 1
+BLOCK_MASK = (1 << BLOCK_BITS) - 1
 
 
 def pack_call(line: int, block: int) -> int:
@@ -34,7 +35,7 @@ def pack_call(line: int, block: int) -> int:
 
 
 def unpack_call(packed: int) -> tuple[int, int]:
-    return packed >> BLOCK_BITS, packed & _BLOCK_MASK
+    return packed >> BLOCK_BITS, packed & BLOCK_MASK
 
 
 class ActivePath(Sequence[int]):
@@ -173,6 +174,19 @@ class ElyraModel:
         """packed call -> the first result (in depth-first order) that answers it."""
         self.more_results: dict[int, list[int]] = {}
         """packed call -> the further results answering it (other branches, or duplicates)."""
+        self.walk_issues: list[Any] = []
+        """The link pass's pairing issues (all but ELY072), kept so a relink that leaves every pair as it was can
+        reuse them."""
+        self.unanswered: list[int] = []
+        """The packed calls no result answers."""
+        self.unique_pairs = False
+        """Whether every tool call id and every result's toolCallId is used once: then each result has one
+        candidate call, and which way they are related on the tree decides everything (see `relink`)."""
+        self.loose: dict[int, int | None] = {}
+        """With `unique_pairs`: each result that answers no call above it -> the packed call with its id (None:
+        there is none)."""
+        self.pair_depth = 0
+        """The most entries between a result and the call above it that it answers (their depth difference)."""
 
     # -- construction -------------------------------------------------------------------------------------------
 
@@ -301,14 +315,9 @@ class ElyraModel:
             while child != NONE:
                 group.append(child)
                 child = next_sibling[child]
-            stamps = [facts[child].timestamp for child in group]
-            if None in stamps or stamps == sorted(stamps):
-                continue
-            group = [group[i] for i in sorted(range(len(group)), key=stamps.__getitem__)]
-            first_child[up] = group[0]
-            for child, after in zip(group, group[1:]):
-                next_sibling[child] = after
-            next_sibling[group[-1]] = NONE
+            ordered = _sibling_order(group, facts)
+            if ordered is not group:
+                _set_children(up, ordered, first_child, next_sibling)
         return first_child, next_sibling, sorted(branching)
 
     def _walk(self, parent: array[int], first_child: array[int],
@@ -434,6 +443,110 @@ class ElyraModel:
             return None
         return target
 
+    # -- one entry re-parented ------------------------------------------------------------------------------------
+
+    def reparented(self, line: int, facts: EntryFacts) -> ElyraModel | None:
+        """This model after an edit that changed only entry `line`'s parentId (to `facts`'): the subtree of `line`
+        moves under its new parent, or becomes a root. Costs the moved part of the depth-first order and the
+        paths above the old and new parent, not the file. None when the full build is needed: a v1 file, duplicate
+        ids, a parentId loop before, or one the new parent would close."""
+        if not self.tree or self.duplicates or self.cycles or not self.is_entry(line):
+            return None
+        parent_id = facts.parent_id
+        target = NONE
+        if parent_id is not None:
+            found = self.by_id.get(parent_id)
+            if found == line or (found is not None and self.is_ancestor(line, found)):
+                return None
+            target = NONE if found is None else found
+        new = _copy(self)
+        new.line_facts = self.line_facts.copy()
+        new.line_facts[line] = facts
+        parent = new.parent_of = array("i", self.parent_of)
+        was = parent[line]
+        parent[line] = target
+        new.dangling = [other for other in self.dangling if other != line]
+        new.null_roots = [other for other in self.null_roots if other != line]
+        new.parent_below = [other for other in self.parent_below if other != line]
+        new.older_than_parent = [other for other in self.older_than_parent if other != line]
+        if target != NONE:
+            if target > line:
+                insort(new.parent_below, line)
+            stamp, above = facts.timestamp, self.line_facts[target].timestamp
+            if stamp is not None and above is not None and stamp < above:
+                insort(new.older_than_parent, line)
+        elif parent_id is not None:
+            insort(new.dangling, line)
+        elif facts.has_parent:
+            insort(new.null_roots, line)
+        first_child = new.first_child = array("i", self.first_child)
+        next_sibling = new.next_sibling = array("i", self.next_sibling)
+        next_sibling[line] = NONE
+        branch_points = set(self.branch_points)
+        for up, group in ((was, [child for child in self.children(was) if child != line]),
+                          (target, sorted([*self.children(target), line]))):
+            if up == NONE:
+                continue
+            group.sort()
+            _set_children(up, _sibling_order(group, new.line_facts), first_child, next_sibling)
+            if len(group) > 1:
+                branch_points.add(up)
+            else:
+                branch_points.discard(up)
+        new.branch_points = sorted(branch_points)
+        if (was == NONE) != (target == NONE):
+            new.roots = [root for root in self.roots if root != line]
+            if target == NONE:
+                insort(new.roots, line)
+        new._move_subtree(self, line, was, target)
+        new.active_path = ActivePath(new, new.leaf)
+        return new
+
+    def _move_subtree(self, old: ElyraModel, line: int, was: int, target: int) -> None:
+        """Depth-first order, positions, subtree ends and depths after `line`'s subtree moved from under `was` to
+        under `target` (NONE: a root). The subtree is one run of the order; it is cut out and put back where the new
+        parent's children (or the roots) place it. Only the positions between the two places are renumbered, and
+        only the ends on the paths above the old and the new parent change by the subtree's size."""
+        pre, end = old.pre, old.end
+        start = pre[line]
+        size = end[line] - start
+
+        def after_cut(position: int) -> int:
+            return position - size if position >= start + size else position
+
+        if target != NONE:
+            following = self.next_sibling[line]
+            at = after_cut(pre[following]) if following != NONE else after_cut(end[target])
+        else:
+            index = bisect_right(self.roots, line)
+            at = after_cut(pre[self.roots[index]]) if index < len(self.roots) else len(old.order) - size
+        new_pre, new_end = array("i", pre), array("i", end)
+        order = old.order
+        if at != start:
+            order = array("i", order)
+            moved = order[start : start + size]
+            del order[start : start + size]
+            order[at:at] = moved
+            for position in range(min(start, at), max(start, at) + size):
+                entry = order[position]
+                new_pre[entry] = position
+                new_end[entry] = position + end[entry] - pre[entry]
+        parent = old.parent_of
+        up = was
+        while up != NONE:
+            new_end[up] -= size
+            up = parent[up]
+        up = target
+        while up != NONE:
+            new_end[up] += size
+            up = parent[up]
+        depth = array("i", old.depth_of)
+        shift = (depth[target] + 1 if target != NONE else 0) - depth[line]
+        if shift:
+            for entry in order[at : at + size]:
+                depth[entry] += shift
+        self.order, self.pre, self.end, self.depth_of = order, new_pre, new_end, depth
+
     # -- pairing (filled by the link pass) -------------------------------------------------------------------------
 
     def pair(self, result_line: int, call: int) -> None:
@@ -452,6 +565,11 @@ class ElyraModel:
     def result_call(self, line: int) -> int | None:
         """The packed call the toolResult on `line` answers."""
         return self.result_calls.get(line)
+
+    @property
+    def size(self) -> int:
+        """The number of lines the model was built from."""
+        return self._size
 
     def facts(self, line: int) -> Any:
         return self.line_facts[line] if 0 <= line < self._size else None
@@ -636,3 +754,25 @@ class ElyraModel:
         return (("id",), entry_id) if entry_id is not None else None
 
 
+def _sibling_order(group: list[int], facts: Sequence[Any]) -> list[int]:
+    """Children (given in file order) as pi's tree view orders them: by timestamp, file order among equals; all in
+    file order when any timestamp is unreadable. Returns `group` itself when that is the order already."""
+    stamps = [facts[child].timestamp for child in group]
+    if None in stamps or stamps == sorted(stamps):
+        return group
+    return [group[i] for i in sorted(range(len(group)), key=stamps.__getitem__)]
+
+
+def _set_children(up: int, group: list[int], first_child: array[int], next_sibling: array[int]) -> None:
+    first_child[up] = group[0] if group else NONE
+    for child, after in zip(group, group[1:]):
+        next_sibling[child] = after
+    if group:
+        next_sibling[group[-1]] = NONE
+
+
+def _copy(model: ElyraModel) -> ElyraModel:
+    """A shallow copy: the fields a relink replaces are then replaced, never changed in place."""
+    new = ElyraModel.__new__(ElyraModel)
+    new.__dict__.update(model.__dict__)
+    return new

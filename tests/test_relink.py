@@ -1,0 +1,212 @@
+"""Elyra's `relink`: after an edit that changes one entry's parentId, the link model and the diagnostics are those of
+a fresh analysis of the same text, and the incremental path is the one taken wherever it applies."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from session_lsp.analysis import Document, Options, analyze
+from session_lsp.analysis.elyra import link_pass
+from session_lsp.analysis.elyra.model import ElyraModel
+
+HEADER = {"type": "session", "version": 3, "id": "01a237ba-3c31-7688-af90-27a41cba019b",
+          "timestamp": "2026-03-01T09:15:00.000Z", "cwd": "/w"}
+DANGLING = "dddddddd"
+
+
+def stamp(second: int) -> str:
+    return f"2026-03-01T09:{15 + second // 60:02d}:{second % 60:02d}.000Z"
+
+
+def entry(number: int, parent: str | None, second: int, **fields: Any) -> dict[str, Any]:
+    kind = fields.pop("type", "message")
+    return {"type": kind, "id": f"{number:08x}", "parentId": parent, "timestamp": stamp(second), **fields}
+
+
+def assistant(calls: list[str], stop: str = "toolUse") -> dict[str, Any]:
+    blocks = [{"type": "toolCall", "id": call, "name": "bash", "arguments": {}} for call in calls]
+    return {"role": "assistant", "content": blocks or [{"type": "text", "text": "done"}], "api": "a", "provider": "p",
+            "model": "m", "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2,
+                                    "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+            "stopReason": stop, "timestamp": 1}
+
+
+def result(call: str) -> dict[str, Any]:
+    return {"role": "toolResult", "toolCallId": call, "toolName": "bash", "content": [{"type": "text", "text": "ok"}],
+            "isError": False, "timestamp": 1}
+
+
+def text_of(values: list[dict[str, Any]]) -> str:
+    return "\n".join(json.dumps(value, separators=(",", ":")) for value in values) + "\n"
+
+
+@st.composite
+def tree_sessions(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A v3 session pi could have written: unique ids, branches, tool calls answered below them or left open,
+    compactions and labels; timestamps that sometimes tie or run backwards, so siblings get re-sorted."""
+    values: list[dict[str, Any]] = [HEADER]
+    open_calls: dict[int, list[str]] = {}
+    parents: dict[int, int | None] = {}
+    for number in range(draw(st.integers(2, 24))):
+        up = None if number == 0 else draw(st.sampled_from([number - 1] * 3 + list(range(number))))
+        parents[number] = up
+        above = open_calls.get(up, []) if up is not None else []
+        parent_id = None if up is None else f"{up:08x}"
+        second = draw(st.sampled_from((number, number, number, 3, 0)))
+        kind = draw(st.sampled_from(("user", "call", "call", "result", "result", "stray", "compaction", "label",
+                                     "stop")))
+        if kind == "call":
+            calls = [f"call_{number}_{block}" for block in range(draw(st.integers(1, 2)))]
+            values.append(entry(number, parent_id, second, message=assistant(calls)))
+            open_calls[number] = above + calls
+        elif kind == "result" and above:
+            call = draw(st.sampled_from(above))
+            values.append(entry(number, parent_id, second, message=result(call)))
+            open_calls[number] = [other for other in above if other != call]
+        elif kind == "stray":  # a result for a call elsewhere, later, or nowhere: an orphan, or an early one
+            call = f"call_{draw(st.integers(0, 30))}_0"
+            values.append(entry(number, parent_id, second, message=result(call)))
+            open_calls[number] = [other for other in above if other != call]
+        elif kind == "compaction" and up is not None:
+            kept = up
+            while parents[kept] is not None and draw(st.booleans()):
+                kept = parents[kept]  # type: ignore[assignment]
+            values.append(entry(number, parent_id, second, type="compaction", summary="s",
+                                firstKeptEntryId=f"{kept:08x}", tokensBefore=5))
+            open_calls[number] = above
+        elif kind == "label" and up is not None:
+            values.append(entry(number, parent_id, second, type="label", targetId=f"{up:08x}", label="x"))
+            open_calls[number] = above
+        else:
+            message = assistant([], "stop") if kind == "stop" else {"role": "user", "content": "hi", "timestamp": 1}
+            values.append(entry(number, parent_id, second, message=message))
+            open_calls[number] = above
+    return values
+
+
+def set_parent(document: Document, line: int, parent: str | None) -> None:
+    """Replace the parentId value on `line`, as typing over it would."""
+    text = document.lines[line]
+    key = '"parentId":'
+    start = text.index(key) + len(key)
+    end = start + (4 if text.startswith("null", start) else text.index('"', start + 1) + 1 - start)
+    document.edit(line, start, line, end, json.dumps(parent))
+
+
+def tree_of(model: ElyraModel) -> dict[str, Any]:
+    return {"order": list(model.order), "pre": list(model.pre), "end": list(model.end),
+            "depth": [model.depth(line) for line in range(model.size)],
+            "parent": list(model.parent_of), "children": [model.children(line) for line in range(model.size)],
+            "roots": model.roots, "branch_points": model.branch_points, "dangling": model.dangling,
+            "null_roots": model.null_roots, "parent_below": model.parent_below,
+            "older_than_parent": model.older_than_parent, "active_path": list(model.active_path),
+            "result_calls": model.result_calls, "unanswered": sorted(model.unanswered)}
+
+
+def assert_like_fresh(document: Document) -> None:
+    fresh = analyze(document.text, Options())
+    assert document.diagnostics() == fresh.diagnostics()
+    assert tree_of(document.linked.model) == tree_of(fresh.linked.model)
+
+
+class Spy:
+    """Counts the relinks that took the incremental path."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.fast = 0
+        relink = link_pass.relink
+
+        def spy(*args: Any) -> Any:
+            found = relink(*args)
+            self.fast += found is not None
+            return found
+
+        monkeypatch.setattr("session_lsp.analysis.elyra.relink", spy)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tree_sessions(), st.lists(st.tuples(st.integers(1, 30), st.integers(-2, 30)), min_size=1, max_size=6))
+def test_reparenting_matches_a_fresh_analysis(values: list[dict[str, Any]], edits: list[tuple[int, int]]) -> None:
+    document = analyze(text_of(values), Options())
+    document.diagnostics()
+    entries = len(values) - 1
+    for child, new_parent in edits:
+        line = 1 + child % entries
+        parent = None if new_parent == -1 else DANGLING if new_parent == -2 else f"{new_parent % entries:08x}"
+        set_parent(document, line, parent)
+        assert_like_fresh(document)
+
+
+def chain_with_calls(length: int) -> list[dict[str, Any]]:
+    """user, then (assistant with a call, its result) pairs, each entry below the one before."""
+    values: list[dict[str, Any]] = [HEADER, entry(0, None, 0, message={"role": "user", "content": "go",
+                                                                        "timestamp": 1})]
+    for number in range(1, length):
+        message = assistant([f"call_{number}"]) if number % 2 else result(f"call_{number - 1}")
+        values.append(entry(number, f"{number - 1:08x}", number, message=message))
+    return values
+
+
+@pytest.mark.parametrize(("line", "parent", "why"), [
+    (10, DANGLING, "the assistant on line 10 loses its parent; its call is answered below it"),
+    (10, None, "the same assistant made a root"),
+    (10, f"{3:08x}", "the same assistant moved under an earlier assistant, beside that one's result"),
+    (11, DANGLING, "the result on line 11 loses the call above it (line 10): an orphan"),
+    (11, f"{7:08x}", "the same result moved under another call: an orphan too"),
+])
+def test_a_parent_edit_that_keeps_every_pair_takes_the_incremental_path(
+        monkeypatch: pytest.MonkeyPatch, line: int, parent: str | None, why: str) -> None:
+    spy = Spy(monkeypatch)
+    document = analyze(text_of(chain_with_calls(30)), Options())
+    document.diagnostics()
+    set_parent(document, line, parent)
+    assert_like_fresh(document)
+    assert spy.fast == 1, why
+
+
+def test_a_result_put_back_under_its_call_is_answered_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch)
+    document = analyze(text_of(chain_with_calls(30)), Options())
+    before = document.diagnostics()
+    set_parent(document, 11, DANGLING)
+    added = {(d.code, d.span.line) for d in document.diagnostics()} - {(d.code, d.span.line) for d in before}
+    assert added == {("ELY042", 11), ("ELY070", 11), ("ELY072", 10)}
+    set_parent(document, 11, f"{9:08x}")
+    assert_like_fresh(document)
+    assert document.diagnostics() == before
+    assert spy.fast == 2
+
+
+def with_repeated_call_id(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    values[4]["message"]["content"][0]["id"] = "call_1"  # the call on line 4 reuses line 2's id
+    return values
+
+
+@pytest.mark.parametrize(("values", "line", "parent", "why"), [
+    (chain_with_calls(30), 5, f"{20:08x}", "the new parent is below the entry: a parentId loop"),
+    (chain_with_calls(30), 5, f"{4:08x}", "the entry names itself"),
+    (with_repeated_call_id(chain_with_calls(30)), 10, DANGLING, "two calls share an id: pairs need the full walk"),
+])
+def test_a_parent_edit_that_loops_or_meets_a_repeated_id_takes_the_full_pass(
+        monkeypatch: pytest.MonkeyPatch, values: list[dict[str, Any]], line: int, parent: str, why: str) -> None:
+    spy = Spy(monkeypatch)
+    document = analyze(text_of(values), Options())
+    document.diagnostics()
+    set_parent(document, line, parent)
+    assert_like_fresh(document)
+    assert spy.fast == 0, why
+
+
+def test_a_parent_typed_over_and_back_keeps_the_previous_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch)
+    document = analyze(text_of(chain_with_calls(30)), Options())
+    linked = document.linked
+    set_parent(document, 10, DANGLING)
+    set_parent(document, 10, f"{8:08x}")
+    assert document.linked is linked
+    assert spy.fast == 1
