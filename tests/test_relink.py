@@ -89,13 +89,17 @@ def tree_sessions(draw: st.DrawFn) -> list[dict[str, Any]]:
     return values
 
 
-def set_parent(document: Document, line: int, parent: str | None) -> None:
-    """Replace the parentId value on `line`, as typing over it would."""
+def set_value(document: Document, line: int, key: str, value: str | None) -> None:
+    """Replace the first value of `key` on `line` (a string or null), as typing over it would."""
     text = document.lines[line]
-    key = '"parentId":'
-    start = text.index(key) + len(key)
+    marker = f'"{key}":'
+    start = text.index(marker) + len(marker)
     end = start + (4 if text.startswith("null", start) else text.index('"', start + 1) + 1 - start)
-    document.edit(line, start, line, end, json.dumps(parent))
+    document.edit(line, start, line, end, json.dumps(value))
+
+
+def set_parent(document: Document, line: int, parent: str | None) -> None:
+    set_value(document, line, "parentId", parent)
 
 
 def tree_of(model: ElyraModel) -> dict[str, Any]:
@@ -129,16 +133,31 @@ class Spy:
         monkeypatch.setattr("session_lsp.analysis.elyra.relink", spy)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(tree_sessions(), st.lists(st.tuples(st.integers(1, 30), st.integers(-2, 30)), min_size=1, max_size=6))
-def test_reparenting_matches_a_fresh_analysis(values: list[dict[str, Any]], edits: list[tuple[int, int]]) -> None:
+EDITS = st.lists(st.tuples(st.sampled_from(("parentId", "parentId", "timestamp", "toolCallId", "toolName")),
+                           st.integers(1, 30), st.integers(-2, 30)), min_size=1, max_size=6)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tree_sessions(), EDITS)
+def test_link_edits_match_a_fresh_analysis(values: list[dict[str, Any]], edits: list[tuple[str, int, int]]) -> None:
+    """parentIds (a known id, one that names nothing, null), timestamps (siblings re-sort), and the toolCallId or
+    toolName of a result (another call's id, or one no call has)."""
     document = analyze(text_of(values), Options())
     document.diagnostics()
     entries = len(values) - 1
-    for child, new_parent in edits:
-        line = 1 + child % entries
-        parent = None if new_parent == -1 else DANGLING if new_parent == -2 else f"{new_parent % entries:08x}"
-        set_parent(document, line, parent)
+    for key, entry_number, choice in edits:
+        line = 1 + entry_number % entries
+        if key == "parentId":
+            value = None if choice == -1 else DANGLING if choice == -2 else f"{choice % entries:08x}"
+        elif key == "timestamp":
+            value = stamp(choice % 40)
+        elif f'"{key}":' not in document.lines[line]:
+            continue
+        elif key == "toolCallId":
+            value = "call_none" if choice < 0 else f"call_{choice}_0"
+        else:
+            value = "read" if choice % 2 else "bash"
+        set_value(document, line, key, value)
         assert_like_fresh(document)
 
 
@@ -210,3 +229,28 @@ def test_a_parent_typed_over_and_back_keeps_the_previous_result(monkeypatch: pyt
     set_parent(document, 10, f"{8:08x}")
     assert document.linked is linked
     assert spy.fast == 1
+
+
+@pytest.mark.parametrize(("line", "key", "value", "why"), [
+    (11, "toolCallId", "call_29", "the result on line 11 now names the call on line 30, below it (ELY075)"),
+    (11, "toolCallId", "call_none", "no call has this id: an orphan"),
+    (11, "toolName", "read", "the call on line 10 is `bash`"),
+    (10, "timestamp", stamp(0), "older than its parent"),
+])
+def test_a_result_or_timestamp_edit_takes_the_incremental_path(
+        monkeypatch: pytest.MonkeyPatch, line: int, key: str, value: str, why: str) -> None:
+    spy = Spy(monkeypatch)
+    document = analyze(text_of(chain_with_calls(30)), Options())
+    document.diagnostics()
+    set_value(document, line, key, value)
+    assert_like_fresh(document)
+    assert spy.fast == 1, why
+
+
+def test_a_toolcallid_another_result_already_answers_takes_the_full_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch)
+    document = analyze(text_of(chain_with_calls(30)), Options())
+    document.diagnostics()
+    set_value(document, 11, "toolCallId", "call_11")  # line 13 answers call_11 already
+    assert_like_fresh(document)
+    assert spy.fast == 0

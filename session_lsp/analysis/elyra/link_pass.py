@@ -22,7 +22,7 @@ from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
 from .facts import EntryFacts, HeaderFacts
-from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, unpack_call
+from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
 
 FAILED_STOPS = frozenset({"error", "aborted"})
 _PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
@@ -66,10 +66,11 @@ NEAR_LIMIT = 4096
 def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
            options: Options, changed: Collection[int]) -> Linked | None:
     """The link pass after edits that changed the facts of the lines in `changed` and nothing else, from the
-    previous result, or None when only `link` can tell. Handled: one entry's parentId changed (typing in it), in a
-    file whose tool call ids and results' toolCallIds are each used once, as pi writes them. The entry's subtree
-    moves (`ElyraModel.reparented`); only the results with their call on the other side of the moved edge are
-    paired again (`_Checker.repair`); every other rule is cheap given the model and runs again."""
+    previous result, or None when only `link` can tell. Handled: one entry's parentId or timestamp changed, or one
+    result's toolCallId or toolName, in a file whose tool call ids and results' toolCallIds are each used once, as
+    pi writes them. A new parent or timestamp moves the entry's subtree (`ElyraModel.with_entry`), and only the
+    results with their call on the other side of the moved edge are paired again (`_Checker.repair`); a new
+    toolCallId pairs that one result again. Every other rule is cheap given the model and runs again."""
     model = previous.model
     if len(changed) != 1 or not isinstance(model, ElyraModel) or len(results) != model.size:
         return None
@@ -78,23 +79,52 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     if old == facts:  # typed over and back
         return previous
     if line == len(results) - 1 or type(old) is not EntryFacts or type(facts) is not EntryFacts \
-            or msgspec.structs.replace(old, parent_id=facts.parent_id, has_parent=facts.has_parent) != facts \
-            or not model.unique_pairs:
+            or not model.unique_pairs or model.cycles or model.duplicates:
         return None
-    crossing = _crossing_pairs(model, line)
-    moved = model.reparented(line, facts) if crossing is not None else None
-    if moved is None:
+    differs = {name for name in _RELINKED if getattr(old, name) != getattr(facts, name)}
+    if msgspec.structs.replace(old, **{name: getattr(facts, name) for name in differs}) != facts:
         return None
-    checker = _Checker(moved)
+    if differs <= _TREE_FIELDS:
+        crossing = _crossing_pairs(model, line) if old.parent_id != facts.parent_id else {}
+        new = model.with_entry(line, facts) if crossing is not None else None
+    elif old.tool_call_id is not None and facts.tool_call_id is not None and not facts.tool_calls:
+        crossing = _repaired_result(model, line, facts.tool_call_id)
+        new = model.with_facts(line, facts) if crossing is not None else None
+    else:
+        return None
+    if new is None or crossing is None:
+        return None
+    checker = _Checker(new)
     checker.file_rules(lines, results, info, options)
     checker.id_rules()
     checker.reference_rules()
     checker.order_rules()
     checker.repair(model, crossing)
-    checker.unanswered(checker.goes_on_by_scanning if len(moved.unanswered) <= RESCAN_LIMIT else checker.goes_on())
+    checker.unanswered(checker.goes_on_by_scanning if len(new.unanswered) <= RESCAN_LIMIT else checker.goes_on())
     checker.compactions()
     checker.leaf_rule()
-    return Linked(moved, checker.issues)
+    return Linked(new, checker.issues)
+
+
+_TREE_FIELDS = frozenset({"parent_id", "has_parent", "timestamp"})
+_RELINKED = _TREE_FIELDS | {"tool_call_id", "tool_name"}
+"""The facts a relink can follow when they are all that changed on the line."""
+
+
+def _repaired_result(model: ElyraModel, line: int, call_id: str) -> dict[int, int | None] | None:
+    """For a result whose toolCallId is now `call_id`: {line: the packed call with that id, or None}; None when
+    another result already answers that id (then pairs are no longer one to one)."""
+    facts = model.line_facts
+    found = None
+    for other in model.tool_lines:
+        entry = facts[other]
+        if entry.tool_calls:
+            for call in entry.tool_calls:
+                if call.id == call_id:
+                    found = pack_call(other, call.index)
+        elif other != line and entry.tool_call_id == call_id:
+            return None
+    return {line: found}
 
 
 def _crossing_pairs(model: ElyraModel, line: int) -> dict[int, int] | None:
@@ -476,11 +506,11 @@ class _Checker:
                         self._name_mismatch(line, name, call.name, packed)
                     break
 
-    def repair(self, old: ElyraModel, moved: dict[int, int]) -> None:
-        """After a relink: pair again the results in `moved` (line -> the packed call with their id), whose path
-        to that call changed, and keep every other pairing issue. With every call id and every result id used
-        once, a result answers its call when the call is above it, comes before it (ELY075) when the call is
-        below it, and is an orphan (ELY070) otherwise."""
+    def repair(self, old: ElyraModel, moved: dict[int, int | None]) -> None:
+        """After a relink: pair again the results in `moved` (line -> the packed call with their id, None when no
+        call has it), whose path to that call changed, and keep every other pairing issue. With every call id and
+        every result id used once, a result answers its call when the call is above it, comes before it (ELY075)
+        when the call is below it, and is an orphan (ELY070) otherwise."""
         model, facts = self.model, self.facts
         if moved:
             result_calls, first_results = dict(old.result_calls), dict(old.first_results)
@@ -490,9 +520,15 @@ class _Checker:
             start = len(self.issues)
             depth = model.depth_of
             for line, packed in moved.items():
+                answered = result_calls.pop(line, None)
+                if answered is not None:
+                    del first_results[answered]
+                    unanswered.add(answered)
+                if packed is None:
+                    loose[line] = None
+                    self._orphan(line)
+                    continue
                 call_line = packed >> BLOCK_BITS
-                if result_calls.pop(line, None) is not None:
-                    del first_results[packed]
                 if model.is_ancestor(call_line, line):
                     result_calls[line], first_results[packed] = packed, line
                     loose.pop(line, None)
@@ -506,7 +542,6 @@ class _Checker:
                     self._late(line, packed)
                 else:
                     loose[line] = packed
-                    unanswered.add(packed)
                     self._orphan(line)
             model.walk_issues = kept + self.issues[start:]
             del self.issues[start:]

@@ -8,7 +8,7 @@ The model is held by the server for files of 100,000 entries, so it keeps flat i
 (`-1` = none) and the line facts it was built from, never a per-entry object. Everything is built in O(n): parents
 through the id index, children as one compressed array, cycles by colouring, depths by one walk from the roots.
 The tool-call pairing is filled in by the link pass, which finds it in its walk over the tree. An edit to one
-parentId is applied to a copy (`reparented`) at the cost of the part of the order that moves, not of the file.
+parentId or timestamp is applied to a copy (`with_entry`) at the cost of the part of the order that moves, not of the file.
 """
 
 from __future__ import annotations
@@ -445,11 +445,12 @@ class ElyraModel:
 
     # -- one entry re-parented ------------------------------------------------------------------------------------
 
-    def reparented(self, line: int, facts: EntryFacts) -> ElyraModel | None:
-        """This model after an edit that changed only entry `line`'s parentId (to `facts`'): the subtree of `line`
-        moves under its new parent, or becomes a root. Costs the moved part of the depth-first order and the
-        paths above the old and new parent, not the file. None when the full build is needed: a v1 file, duplicate
-        ids, a parentId loop before, or one the new parent would close."""
+    def with_entry(self, line: int, facts: EntryFacts) -> ElyraModel | None:
+        """This model after an edit that changed only entry `line`'s parentId or timestamp (to `facts`'): the
+        subtree of `line` moves under its new parent, or becomes a root, or moves among its siblings (which pi
+        orders by timestamp). Costs the moved part of the depth-first order and the paths above the old and new
+        parent, not the file. None when the full build is needed: a v1 file, duplicate ids, a parentId loop
+        before, or one the new parent would close."""
         if not self.tree or self.duplicates or self.cycles or not self.is_entry(line):
             return None
         parent_id = facts.parent_id
@@ -459,32 +460,38 @@ class ElyraModel:
             if found == line or (found is not None and self.is_ancestor(line, found)):
                 return None
             target = NONE if found is None else found
-        new = _copy(self)
-        new.line_facts = self.line_facts.copy()
-        new.line_facts[line] = facts
+        new = self.with_facts(line, facts)
         parent = new.parent_of = array("i", self.parent_of)
         was = parent[line]
         parent[line] = target
         new.dangling = [other for other in self.dangling if other != line]
         new.null_roots = [other for other in self.null_roots if other != line]
         new.parent_below = [other for other in self.parent_below if other != line]
-        new.older_than_parent = [other for other in self.older_than_parent if other != line]
         if target != NONE:
             if target > line:
                 insort(new.parent_below, line)
-            stamp, above = facts.timestamp, self.line_facts[target].timestamp
-            if stamp is not None and above is not None and stamp < above:
-                insort(new.older_than_parent, line)
         elif parent_id is not None:
             insort(new.dangling, line)
         elif facts.has_parent:
             insort(new.null_roots, line)
+        retimed = {line, *self.children(line)}
+        older = new.older_than_parent = [other for other in self.older_than_parent if other not in retimed]
+        for entry in sorted(retimed):
+            up = parent[entry]
+            if up != NONE:
+                stamp, above = new.line_facts[entry].timestamp, new.line_facts[up].timestamp
+                if stamp is not None and above is not None and stamp < above:
+                    insort(older, entry)
         first_child = new.first_child = array("i", self.first_child)
         next_sibling = new.next_sibling = array("i", self.next_sibling)
         next_sibling[line] = NONE
+        if was == target:
+            groups = [(was, self.children(was))]
+        else:
+            groups = [(was, [child for child in self.children(was) if child != line]),
+                      (target, [*self.children(target), line])]
         branch_points = set(self.branch_points)
-        for up, group in ((was, [child for child in self.children(was) if child != line]),
-                          (target, sorted([*self.children(target), line]))):
+        for up, group in groups:
             if up == NONE:
                 continue
             group.sort()
@@ -499,7 +506,13 @@ class ElyraModel:
             if target == NONE:
                 insort(new.roots, line)
         new._move_subtree(self, line, was, target)
-        new.active_path = ActivePath(new, new.leaf)
+        return new
+
+    def with_facts(self, line: int, facts: Any) -> ElyraModel:
+        """A copy with `line`'s facts replaced and nothing else: for an edit that changes no link of the tree."""
+        new = _copy(self)
+        new.line_facts = self.line_facts.copy()
+        new.line_facts[line] = facts
         return new
 
     def _move_subtree(self, old: ElyraModel, line: int, was: int, target: int) -> None:
@@ -533,11 +546,11 @@ class ElyraModel:
                 new_end[entry] = position + end[entry] - pre[entry]
         parent = old.parent_of
         up = was
-        while up != NONE:
+        while up != NONE and was != target:
             new_end[up] -= size
             up = parent[up]
         up = target
-        while up != NONE:
+        while up != NONE and was != target:
             new_end[up] += size
             up = parent[up]
         depth = array("i", old.depth_of)
@@ -772,7 +785,9 @@ def _set_children(up: int, group: list[int], first_child: array[int], next_sibli
 
 
 def _copy(model: ElyraModel) -> ElyraModel:
-    """A shallow copy: the fields a relink replaces are then replaced, never changed in place."""
+    """A shallow copy: the fields a relink replaces are then replaced, never changed in place. The active path is
+    new, since it refers to its model (weakly: the old one is freed once replaced)."""
     new = ElyraModel.__new__(ElyraModel)
     new.__dict__.update(model.__dict__)
+    new.active_path = ActivePath(new, model.leaf)
     return new
