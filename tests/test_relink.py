@@ -171,23 +171,6 @@ def chain_with_calls(length: int) -> list[dict[str, Any]]:
     return values
 
 
-@pytest.mark.parametrize(("line", "parent", "why"), [
-    (10, DANGLING, "the assistant on line 10 loses its parent; its call is answered below it"),
-    (10, None, "the same assistant made a root"),
-    (10, f"{3:08x}", "the same assistant moved under an earlier assistant, beside that one's result"),
-    (11, DANGLING, "the result on line 11 loses the call above it (line 10): an orphan"),
-    (11, f"{7:08x}", "the same result moved under another call: an orphan too"),
-])
-def test_a_parent_edit_that_keeps_every_pair_takes_the_incremental_path(
-        monkeypatch: pytest.MonkeyPatch, line: int, parent: str | None, why: str) -> None:
-    spy = Spy(monkeypatch)
-    document = analyze(text_of(chain_with_calls(30)), Options())
-    document.diagnostics()
-    set_parent(document, line, parent)
-    assert_like_fresh(document)
-    assert spy.fast == 1, why
-
-
 def test_a_result_put_back_under_its_call_is_answered_again(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = Spy(monkeypatch)
     document = analyze(text_of(chain_with_calls(30)), Options())
@@ -201,26 +184,6 @@ def test_a_result_put_back_under_its_call_is_answered_again(monkeypatch: pytest.
     assert spy.fast == 2
 
 
-def with_repeated_call_id(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    values[4]["message"]["content"][0]["id"] = "call_1"  # the call on line 4 reuses line 2's id
-    return values
-
-
-@pytest.mark.parametrize(("values", "line", "parent", "why"), [
-    (chain_with_calls(30), 5, f"{20:08x}", "the new parent is below the entry: a parentId loop"),
-    (chain_with_calls(30), 5, f"{4:08x}", "the entry names itself"),
-    (with_repeated_call_id(chain_with_calls(30)), 10, DANGLING, "two calls share an id: pairs need the full walk"),
-])
-def test_a_parent_edit_that_loops_or_meets_a_repeated_id_takes_the_full_pass(
-        monkeypatch: pytest.MonkeyPatch, values: list[dict[str, Any]], line: int, parent: str, why: str) -> None:
-    spy = Spy(monkeypatch)
-    document = analyze(text_of(values), Options())
-    document.diagnostics()
-    set_parent(document, line, parent)
-    assert_like_fresh(document)
-    assert spy.fast == 0, why
-
-
 def test_a_parent_typed_over_and_back_keeps_the_previous_result(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = Spy(monkeypatch)
     document = analyze(text_of(chain_with_calls(30)), Options())
@@ -231,26 +194,37 @@ def test_a_parent_typed_over_and_back_keeps_the_previous_result(monkeypatch: pyt
     assert spy.fast == 1
 
 
-@pytest.mark.parametrize(("line", "key", "value", "why"), [
-    (11, "toolCallId", "call_29", "the result on line 11 now names the call on line 30, below it (ELY075)"),
-    (11, "toolCallId", "call_none", "no call has this id: an orphan"),
-    (11, "toolName", "read", "the call on line 10 is `bash`"),
-    (10, "timestamp", stamp(0), "older than its parent"),
+def with_repeated_call_id(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    values[4]["message"]["content"][0]["id"] = "call_1"  # the call on line 4 reuses line 2's id
+    return values
+
+
+CHAIN = chain_with_calls(30)
+"""Line 1 a user message, then an assistant with call_N on each even line N and its result on the line after."""
+
+
+@pytest.mark.parametrize(("values", "line", "key", "value", "incremental", "why"), [
+    (CHAIN, 10, "parentId", DANGLING, True, "the assistant on line 10 loses its parent; its call is answered below"),
+    (CHAIN, 10, "parentId", None, True, "the same assistant made a root"),
+    (CHAIN, 10, "parentId", f"{3:08x}", True, "the same assistant moved under an earlier one, beside its result"),
+    (CHAIN, 11, "parentId", DANGLING, True, "the result on line 11 loses the call above it (line 10): an orphan"),
+    (CHAIN, 11, "parentId", f"{7:08x}", True, "the same result moved under another call: an orphan too"),
+    (CHAIN, 10, "timestamp", stamp(0), True, "older than its parent"),
+    (CHAIN, 11, "toolCallId", "call_29", True, "now names the call on line 30, below it (ELY075)"),
+    (CHAIN, 11, "toolCallId", "call_none", True, "no call has this id: an orphan"),
+    (CHAIN, 11, "toolName", "read", True, "the call on line 10 is `bash`"),
+    (CHAIN, 5, "parentId", f"{20:08x}", False, "the new parent is below the entry: a parentId loop"),
+    (CHAIN, 5, "parentId", f"{4:08x}", False, "the entry names itself"),
+    (CHAIN, 11, "toolCallId", "call_11", False, "line 13 answers call_11 already: pairs would not be one to one"),
+    (with_repeated_call_id(chain_with_calls(30)), 10, "parentId", DANGLING, False,
+     "two calls share an id: pairs need the full walk"),
 ])
-def test_a_result_or_timestamp_edit_takes_the_incremental_path(
-        monkeypatch: pytest.MonkeyPatch, line: int, key: str, value: str, why: str) -> None:
+def test_which_edits_take_the_incremental_path(monkeypatch: pytest.MonkeyPatch, values: list[dict[str, Any]],
+                                               line: int, key: str, value: str | None, incremental: bool,
+                                               why: str) -> None:
     spy = Spy(monkeypatch)
-    document = analyze(text_of(chain_with_calls(30)), Options())
+    document = analyze(text_of(values), Options())
     document.diagnostics()
     set_value(document, line, key, value)
     assert_like_fresh(document)
-    assert spy.fast == 1, why
-
-
-def test_a_toolcallid_another_result_already_answers_takes_the_full_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    spy = Spy(monkeypatch)
-    document = analyze(text_of(chain_with_calls(30)), Options())
-    document.diagnostics()
-    set_value(document, 11, "toolCallId", "call_11")  # line 13 answers call_11 already
-    assert_like_fresh(document)
-    assert spy.fast == 0
+    assert spy.fast == incremental, why
