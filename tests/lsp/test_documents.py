@@ -9,6 +9,7 @@ from lsprotocol import types
 from session_lsp.analysis import Document
 from session_lsp.analysis.text import Encoding
 from session_lsp.server.documents import apply_changes
+from session_lsp.server.memory import settle
 
 LINE = "a😀b é c"
 
@@ -48,3 +49,18 @@ def test_whole_document_change_replaces_the_text() -> None:
     doc = Document("one\ntwo")
     apply_changes(doc, [types.TextDocumentContentChangeWholeDocument(text="fresh\ntext\n")], Encoding.UTF8)
     assert doc.lines == ["fresh", "text", ""]
+
+
+def test_settling_compresses_the_lines_and_keeps_them() -> None:
+    """What the server does once a document's diagnostics are out (`memory.settle`)."""
+    header = '{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}'
+    text = "\n".join([header, *(f'{{"type":"custom","id":"{n:08x}","data":"{LINE}"}}' for n in range(500))]) + "\n"
+    doc = Document(text)
+    before = doc.diagnostics()
+    assert all(block.data is None for block in doc.lines._blocks)
+    settle(doc)
+    assert all(block.data is not None and block.lines is None for block in doc.lines._blocks)
+    assert doc.text == text and doc.lines[250] == text.split("\n")[250]
+    apply_changes(doc, [_change(250, 0, 250, 1, "[")], Encoding.UTF16)
+    settle(doc)  # the edited block stays decompressed while it is in use
+    assert doc.lines[250].startswith("[") and doc.diagnostics() != before
