@@ -90,7 +90,7 @@ class Document:
         """The link pass over the current lines, run when first asked for: a burst of edits that change links
         (typing in an id, a paste of many lines) pays for one run when diagnostics or a request need it, not one
         per change. The format's `relink` is tried first: it updates the previous result when the edits since
-        changed little (one parentId, in Elyra)."""
+        changed little (in Elyra: one entry's parentId or timestamp, or a result's toolCallId)."""
         if self._linked is None:
             relinked = None
             if self._base is not None and self._changed:

@@ -8,7 +8,8 @@ The model is held by the server for files of 100,000 entries, so it keeps flat i
 (`-1` = none) and the line facts it was built from, never a per-entry object. Everything is built in O(n): parents
 through the id index, children as one compressed array, cycles by colouring, depths by one walk from the roots.
 The tool-call pairing is filled in by the link pass, which finds it in its walk over the tree. An edit to one
-parentId or timestamp is applied to a copy (`with_entry`) at the cost of the part of the order that moves, not of the file.
+parentId or timestamp is applied to a copy (`with_entry`) at the cost of the part of the order that moves, not of
+the file.
 """
 
 from __future__ import annotations
