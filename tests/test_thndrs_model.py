@@ -42,8 +42,13 @@ def test_turns() -> None:
     assert RECORDS[turns["turn-4"].closing]["type"] == "failed"
 
 
-def test_by_seq() -> None:
-    assert model().by_seq == {r["seq"]: n for n, r in enumerate(RECORDS)}
+def test_covered_lines_are_the_first_lines_with_the_seqs_compactions_name() -> None:
+    covered = {seq for r in RECORDS if r["type"] == "compaction"
+               for seq in (r["audit"]["covered_start_seq"], r["audit"]["covered_end_seq"])}
+    first = {}
+    for number, record in enumerate(RECORDS):
+        first.setdefault(record["seq"], number)
+    assert covered and model().covered_lines == {seq: first[seq] for seq in covered if seq in first}
 
 
 def test_pairs() -> None:
@@ -89,7 +94,7 @@ def test_references_from_each_kind_of_link() -> None:
     assert "process_id" not in _targets(m, running)
     compaction = lines_of("compaction")[0]
     assert _targets(m, lines_of("compaction_review")[0]) == {"recovery_handle": compaction}
-    assert _targets(m, compaction) == {"covered_start_seq": m.by_seq[5], "covered_end_seq": m.by_seq[30]}
+    assert _targets(m, compaction) == {"covered_start_seq": m.covered_lines[5], "covered_end_seq": m.covered_lines[30]}
     assert _targets(m, lines_of("acp_session")[0]) == {"local_session_id": 0}
     accounting = lines_of("request_accounting")[0]
     assert [(r.path, r.target) for r in m.references_from(accounting)] == [

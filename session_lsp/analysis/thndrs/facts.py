@@ -11,10 +11,36 @@ from typing import Any
 
 import msgspec
 
+from ..text import shared
 from . import schema as s
 from .checks import TIME
 
 TAG_OF: dict[type, str] = {cls: tag for tag, cls in s.RECORD_TYPES.items()}
+
+
+class RecordSpecial(msgspec.Struct, frozen=True, gc=False):
+    """What only a few record types carry (permissions, background shells, compactions, session identity). Kept
+    apart, so that each of a large session's ordinary records holds one shared empty slot for them, not nine."""
+
+    tool_call_id: str | None = None
+    """acp_permission_request / acp_permission_outcome."""
+    process_id: int | None = None
+    process_status: str | None = None
+    covered: tuple[int, int] | None = None
+    """compaction: (covered_start_seq, covered_end_seq)."""
+    recovery_handles: tuple[str, ...] = ()
+    """compaction: audit.recovery_handles."""
+    recovery_handle: str | None = None
+    """compaction_review."""
+    session_id: str | None = None
+    """session_meta.session_id, acp_session.local_session_id."""
+    title: str | None = None
+    """session_meta / session_renamed title."""
+    accounting_turn_id: str | None = None
+    """request_accounting.accounting.turn_id."""
+
+
+NO_SPECIAL = RecordSpecial()
 
 
 class RecordFacts(msgspec.Struct, frozen=True, gc=False):
@@ -33,22 +59,43 @@ class RecordFacts(msgspec.Struct, frozen=True, gc=False):
     """tool_started / tool_finished."""
     status: str | None = None
     """tool_finished / file_write ToolStatus."""
-    tool_call_id: str | None = None
-    """acp_permission_request / acp_permission_outcome."""
-    process_id: int | None = None
-    process_status: str | None = None
-    covered: tuple[int, int] | None = None
-    """compaction: (covered_start_seq, covered_end_seq)."""
-    recovery_handles: tuple[str, ...] = ()
-    """compaction: audit.recovery_handles."""
-    recovery_handle: str | None = None
-    """compaction_review."""
-    session_id: str | None = None
-    """session_meta.session_id, acp_session.local_session_id."""
-    title: str | None = None
-    """session_meta / session_renamed title."""
-    accounting_turn_id: str | None = None
-    """request_accounting.accounting.turn_id."""
+    special: RecordSpecial = NO_SPECIAL
+
+    @property
+    def tool_call_id(self) -> str | None:
+        return self.special.tool_call_id
+
+    @property
+    def process_id(self) -> int | None:
+        return self.special.process_id
+
+    @property
+    def process_status(self) -> str | None:
+        return self.special.process_status
+
+    @property
+    def covered(self) -> tuple[int, int] | None:
+        return self.special.covered
+
+    @property
+    def recovery_handles(self) -> tuple[str, ...]:
+        return self.special.recovery_handles
+
+    @property
+    def recovery_handle(self) -> str | None:
+        return self.special.recovery_handle
+
+    @property
+    def session_id(self) -> str | None:
+        return self.special.session_id
+
+    @property
+    def title(self) -> str | None:
+        return self.special.title
+
+    @property
+    def accounting_turn_id(self) -> str | None:
+        return self.special.accounting_turn_id
 
 
 def _int(value: Any) -> int | None:
@@ -69,39 +116,56 @@ _TURN_ONLY = frozenset({
 })
 
 
+_recent: list[str | None] = [None, None]
+"""The turn_id and the time of the record read last. Records of a turn follow each other, often within the same
+second, so the next record's values are usually equal strings: keeping these objects instead of the copies saves
+two strings a record. A cache only: an equal string replaces an equal string, whichever file was read last."""
+
+
+def _again(slot: int, value: str | None) -> str | None:
+    recent = _recent[slot]
+    if value == recent:
+        return recent
+    _recent[slot] = value
+    return value
+
+
 def of_record(record: Any, time_ok: bool) -> RecordFacts:
     """Facts of a record thndrs reads, decoded into its Struct: every field already has its schema type."""
     cls = type(record)
     tag = TAG_OF[cls]
-    seq, version, time = record.seq, record.schema_version, record.time if time_ok else None
+    seq, version, time = record.seq, record.schema_version, _again(1, record.time) if time_ok else None
     if cls in _TURN_ONLY:
-        return RecordFacts(tag, True, seq, time, version, record.turn_id)
+        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id))
     if cls is s.ToolStarted:
-        return RecordFacts(tag, True, seq, time, version, record.turn_id, record.call_id)
+        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), shared(record.call_id))
     if cls is s.ToolFinished:
-        return RecordFacts(tag, True, seq, time, version, record.turn_id, record.call_id, record.status)
+        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), shared(record.call_id),
+                           record.status)
     if cls is s.FileWrite:
-        return RecordFacts(tag, True, seq, time, version, record.turn_id, status=record.status)
+        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), status=record.status)
     if cls is s.ShellExec:
-        return RecordFacts(tag, True, seq, time, version, record.turn_id, process_id=record.process_id,
-                           process_status=record.process_status)
+        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), special=RecordSpecial(
+            process_id=record.process_id, process_status=record.process_status))
     if cls is s.AcpPermissionRequest or cls is s.AcpPermissionOutcome:
-        return RecordFacts(tag, True, seq, time, version, record.turn_id, tool_call_id=record.tool_call_id)
+        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id),
+                           special=RecordSpecial(tool_call_id=record.tool_call_id))
     if cls is s.Compaction:
         audit = record.audit
-        return RecordFacts(tag, True, seq, time, version, covered=(audit.covered_start_seq, audit.covered_end_seq),
-                           recovery_handles=tuple(audit.recovery_handles))
+        return RecordFacts(tag, True, seq, time, version, special=RecordSpecial(
+            covered=(audit.covered_start_seq, audit.covered_end_seq), recovery_handles=tuple(audit.recovery_handles)))
     if cls is s.CompactionReview:
-        return RecordFacts(tag, True, seq, time, version, recovery_handle=record.recovery_handle)
+        return RecordFacts(tag, True, seq, time, version, special=RecordSpecial(recovery_handle=record.recovery_handle))
     if cls is s.SessionMeta:
-        return RecordFacts(tag, True, seq, time, version, session_id=record.session_id, title=record.title)
+        return RecordFacts(tag, True, seq, time, version,
+                           special=RecordSpecial(session_id=record.session_id, title=record.title))
     if cls is s.SessionRenamed:
-        return RecordFacts(tag, True, seq, time, version, title=record.title)
+        return RecordFacts(tag, True, seq, time, version, special=RecordSpecial(title=record.title))
     if cls is s.AcpSession:
-        return RecordFacts(tag, True, seq, time, version, session_id=record.local_session_id)
+        return RecordFacts(tag, True, seq, time, version, special=RecordSpecial(session_id=record.local_session_id))
     if cls is s.RequestAccounting:
         return RecordFacts(tag, True, seq, time, version, record.turn_id,
-                           accounting_turn_id=record.accounting.turn_id)
+                           special=RecordSpecial(accounting_turn_id=record.accounting.turn_id))
     return RecordFacts(tag, True, seq, time, version)
 
 
@@ -120,12 +184,7 @@ def of_object(obj: dict[str, Any]) -> RecordFacts:
         handles = tuple(h for h in raw if type(h) is str) if type(raw) is list else ()
     accounting = obj.get("accounting")
     session_key = "local_session_id" if tag == "acp_session" else "session_id" if tag == "session_meta" else None
-    return RecordFacts(
-        tag, False, _int(obj.get("seq")), _time(obj.get("time")),
-        version if type(version) is int else None,
-        _str(obj.get("turn_id")),
-        _str(obj.get("call_id")) if tag in ("tool_started", "tool_finished") else None,
-        _str(obj.get("status")) if tag in ("tool_finished", "file_write") else None,
+    special = RecordSpecial(
         _str(obj.get("tool_call_id")) if tag in ("acp_permission_request", "acp_permission_outcome") else None,
         _int(obj.get("process_id")) if tag == "shell_exec" else None,
         _str(obj.get("process_status")) if tag == "shell_exec" else None,
@@ -134,4 +193,12 @@ def of_object(obj: dict[str, Any]) -> RecordFacts:
         _str(obj.get(session_key)) if session_key is not None else None,
         _str(obj.get("title")) if tag in ("session_meta", "session_renamed") else None,
         _str(accounting.get("turn_id")) if tag == "request_accounting" and type(accounting) is dict else None,
+    )
+    return RecordFacts(
+        tag, False, _int(obj.get("seq")), _time(obj.get("time")),
+        version if type(version) is int else None,
+        _str(obj.get("turn_id")),
+        _str(obj.get("call_id")) if tag in ("tool_started", "tool_finished") else None,
+        _str(obj.get("status")) if tag in ("tool_finished", "file_write") else None,
+        NO_SPECIAL if special == NO_SPECIAL else special,
     )

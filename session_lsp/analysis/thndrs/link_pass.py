@@ -295,9 +295,9 @@ def _compactions(model: ThndrsModel, facts: Sequence[RecordFacts | None], issues
             problem = ("covered_start_seq", f"covered_start_seq {start} is after covered_end_seq {end}")
         elif f.seq is not None and end >= f.seq:
             problem = ("covered_end_seq", f"covered_end_seq {end} is not before the compaction's own seq {f.seq}")
-        elif start not in model.by_seq:
+        elif start not in model.covered_lines:
             problem = ("covered_start_seq", f"no record has seq {start}")
-        elif end not in model.by_seq:
+        elif end not in model.covered_lines:
             problem = ("covered_end_seq", f"no record has seq {end}")
         if problem is not None:
             issues.append(LinkIssue(

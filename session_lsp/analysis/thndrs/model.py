@@ -62,8 +62,7 @@ class ThndrsModel:
     def __init__(self, facts: Sequence[RecordFacts | None], stem: str | None = None) -> None:
         self.facts = facts
         self.stem = stem
-        self.by_seq: dict[int, int] = {}
-        """seq -> the first line with it."""
+        self._covered_lines: dict[int, int] | None = None
         self.metas: list[int] = []
         self.renames: list[int] = []
         self.turns: dict[str, Turn] = {}
@@ -86,6 +85,21 @@ class ThndrsModel:
         self._incoming: dict[int, list[Reference]] | None = None
         self._build()
 
+    @property
+    def covered_lines(self) -> dict[int, int]:
+        """seq -> the first line with it, for the seqs that compactions name as covered: found in one scan when
+        first asked for, since an index of every seq would cost more than the rest of the model."""
+        if self._covered_lines is None:
+            covers = (self.facts[line].covered for line in self.compactions)  # type: ignore[union-attr]
+            wanted = {seq for covered in covers if covered is not None for seq in covered}
+            found: dict[int, int] = {}
+            if wanted:
+                for line, facts in enumerate(self.facts):
+                    if facts is not None and facts.seq in wanted and facts.seq not in found:
+                        found[facts.seq] = line
+            self._covered_lines = found
+        return self._covered_lines
+
     # -- building -------------------------------------------------------------------------------------------
 
     def _build(self) -> None:
@@ -97,9 +111,7 @@ class ThndrsModel:
         for line, facts in enumerate(self.facts):
             if facts is None:
                 continue
-            tag, seq, turn_id = facts.type, facts.seq, facts.turn_id
-            if seq is not None:
-                self.by_seq.setdefault(seq, line)
+            tag, turn_id = facts.type, facts.turn_id
             if turn_id is not None:
                 turn = self.turns.get(turn_id)
                 if turn is None:
@@ -255,7 +267,7 @@ class ThndrsModel:
                                  target if target is not None and target < line else None))
         elif tag == "compaction" and facts.covered is not None:
             for name, seq in zip(("covered_start_seq", "covered_end_seq"), facts.covered):
-                out.append(Reference(line, ("audit", name), name, str(seq), self.by_seq.get(seq)))
+                out.append(Reference(line, ("audit", name), name, str(seq), self.covered_lines.get(seq)))
         elif tag == "acp_session" and facts.session_id is not None:
             target = self.meta_line if facts.session_id == self.session_id else None
             out.append(Reference(line, ("local_session_id",), "local_session_id", facts.session_id, target))

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..text import shared
+
 WORDS = 48
 """Characters of free text shown after the type."""
 
@@ -55,9 +57,15 @@ class _Fields:
         return self._obj.get(name)
 
 
+_REPEATING = frozenset({"tool_started", "tool_finished", "file_write"})
+"""Titles that recur across turns (the same tool, status and call id): one string object each (`text.shared`)."""
+
+
 def of_record(tag: str, record: Any) -> str:
     form = _FORMS.get(tag)
-    return tag if form is None else form(record)
+    if form is None:
+        return tag
+    return shared(form(record)) if tag in _REPEATING else form(record)
 
 
 def of_object(tag: str, obj: dict[str, Any]) -> str:
