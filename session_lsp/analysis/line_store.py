@@ -67,6 +67,8 @@ class LineStore(Sequence[str]):
         self._hot: OrderedDict[_Block, None] = OrderedDict()
         self._starts: list[int] | None = None
         self._size = sum(block.count for block in self._blocks)
+        self._last: tuple[int, int, list[str]] = (0, 0, [])
+        """(first line, end, lines) of the block read last: a run of reads in one block skips the lookup."""
 
     @staticmethod
     def _chunks(lines: list[str], packed: bool) -> list[_Block]:
@@ -86,11 +88,17 @@ class LineStore(Sequence[str]):
             return [self[number] for number in range(*index.indices(self._size))]
         if index < 0:
             index += self._size
+        start, stop, lines = self._last
+        if start <= index < stop:
+            return lines[index - start]
         if not 0 <= index < self._size:
             raise IndexError("line index out of range")
         with self._lock:
             at, offset = self._locate(index)
-            return self._open(self._blocks[at])[offset]
+            block = self._blocks[at]
+            lines = self._open(block)
+            self._last = (index - offset, index - offset + block.count, lines)
+            return lines[offset]
 
     def __iter__(self) -> Iterator[str]:
         """Every line in order; blocks that are not hot are decompressed in passing, leaving the hot set as it is."""
@@ -126,6 +134,7 @@ class LineStore(Sequence[str]):
             self._blocks[first : last + 1] = fresh
             self._size += len(new) - (stop - start)
             self._starts = None
+            self._last = (0, 0, [])
 
     def _locate(self, index: int) -> tuple[int, int]:
         if self._starts is None:
