@@ -1,19 +1,21 @@
-"""Times the language server as an editor sees it, on the 100,000-entry benchmark Elyra session.
+"""Times the language server as an editor sees it, on a 100,000-entry benchmark session (Elyra by default, thndrs
+with `--format thndrs`).
 
 Speaks plain JSON-RPC to a real server process over its stdio (no pytest, no pygls client) and measures:
 
 * didOpen -> the first publishDiagnostics for that version (the whole file goes over the pipe, as an editor sends it)
 * a one-character edit in the middle of the file -> fresh diagnostics for the new version, median of N; once
-  typing inside a message's text (the link pass is reused) and once changing an id (the link pass runs again);
-  then, with the server's own debounce, six keystrokes typed into a parentId -> the diagnostics of the last
-  The server's debounce is set to 0 (`initializationOptions.diagnosticsDelayMs`), so the figure is the real work.
-* hover and definition on the middle line, median of N
+  typing inside a message's text (the link pass is reused) and once changing a link (Elyra: a tool result's
+  parentId, thndrs: a call_id); then, with the server's own debounce, six keystrokes typed into that link field ->
+  the diagnostics of the last. The server's debounce is set to 0 (`initializationOptions.diagnosticsDelayMs`)
+  for the rest, so the figure is the real work.
+* hover and definition on the link, median of N
 * the server's resident memory against the file's size: right after the open (VmRSS; VmHWM is the peak), once one
   more request has gone through, and after the edits and requests. pygls's reader loop keeps the last message it
   read (here the whole didOpen, as bytes and as decoded text) until the next one arrives, so the first figure
   counts the file twice more; the second is the server's own
 
-    python benchmarks/lsp_bench.py [--repeat N] [--file PATH] [--encoding utf-16|utf-8]
+    python benchmarks/lsp_bench.py [--repeat N] [--format elyra|thndrs] [--file PATH] [--encoding utf-16|utf-8]
 """
 
 from __future__ import annotations
@@ -130,13 +132,30 @@ def units(text: str, encoding: str) -> int:
     return len(text.encode("utf-16-le")) // 2 if encoding == "utf-16" else len(text.encode("utf-8"))
 
 
-def benchmark_file() -> Path:
-    """The generated 100,000-entry Elyra session, written first if it is not there yet."""
-    session = generate.ElyraSession(generate.SEED)
+LINK = {"elyra": "parentId", "thndrs": "call_id"}
+"""The link field each format's edits type into."""
+
+
+def benchmark_file(kind: str) -> Path:
+    """The generated 100,000-entry Elyra session or 100,000-record thndrs session, written first if it is not there
+    yet."""
+    if kind == "elyra":
+        session: Any = generate.ElyraSession(generate.SEED)
+        count = generate.ELYRA_ENTRIES
+    else:
+        session, count = generate.ThndrsSession(generate.SEED), generate.THNDRS_RECORDS
     path = generate.OUT / session.file_name()
     if not path.exists():
-        generate.write(path, session.lines(generate.ELYRA_ENTRIES))
+        generate.write(path, session.lines(count))
     return path
+
+
+def line_with(lines: list[str], *needles: str) -> int:
+    """The first line from the middle of the file on that contains every needle."""
+    number = len(lines) // 2
+    while not all(needle in lines[number] for needle in needles):
+        number += 1
+    return number
 
 
 def start(encoding: str, options: dict[str, Any]) -> Connection:
@@ -152,12 +171,13 @@ def start(encoding: str, options: dict[str, Any]) -> Connection:
     return server
 
 
-def typing_burst(path: Path, repeat: int, encoding: str) -> tuple[str, float, float | None, str]:
-    """Six keystrokes 30 ms apart inside a parentId, as a person types, with the server's own debounce: the time
-    from the last keystroke to the diagnostics of that version. Each keystroke changes a link; the link pass runs
-    once, when the debounce ends, not once per keystroke."""
+def typing_burst(path: Path, repeat: int, encoding: str, key: str) -> tuple[str, float, float | None, str]:
+    """Six keystrokes 30 ms apart inside a link field (`key`), as a person types, with the server's own debounce:
+    the time from the last keystroke to the diagnostics of that version. Each keystroke changes a link; the link
+    pass runs once, when the debounce ends, not once per keystroke."""
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
+    needle = f'"{key}":"'
     uri = path.resolve().as_uri()
     server = start(encoding, {})
     try:
@@ -165,10 +185,8 @@ def typing_burst(path: Path, repeat: int, encoding: str) -> tuple[str, float, fl
                                                                 "text": text}})
         server.diagnostics(uri, 1)
         del text
-        middle = len(lines) // 2
-        while '"parentId":"' not in lines[middle]:
-            middle += 1
-        col = units(lines[middle][:lines[middle].index('"parentId":"') + len('"parentId":"')], encoding)
+        middle = line_with(lines, needle)
+        col = units(lines[middle][:lines[middle].index(needle) + len(needle)], encoding)
         version, waits = 1, []
         for _ in range(max(repeat // 4, 1)):
             for letter in "abcdef":
@@ -183,11 +201,11 @@ def typing_burst(path: Path, repeat: int, encoding: str) -> tuple[str, float, fl
             waits.append(arrived - last)
     finally:
         server.close()
-    return ("6 keystrokes in a parentId, 30 ms apart", statistics.median(waits), None,
+    return (f"6 keystrokes in a {key}, 30 ms apart", statistics.median(waits), None,
             f"n={len(waits)}, last keystroke -> its diagnostics, with the default debounce")
 
 
-def run(path: Path, repeat: int, encoding: str) -> list[tuple[str, float, float | None, str]]:
+def run(path: Path, repeat: int, encoding: str, key: str) -> list[tuple[str, float, float | None, str]]:
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
     uri = path.resolve().as_uri()
@@ -207,47 +225,50 @@ def run(path: Path, repeat: int, encoding: str) -> list[tuple[str, float, float 
         size = path.stat().st_size
         del text
 
-        middle = len(lines) // 2
-        while '"parentId":"' not in lines[middle] or '"text":"' not in lines[middle]:
-            middle += 1
-        line = lines[middle]
+        needle = f'"{key}":"'
+        # Elyra: one line with both (a tool result's text and its parentId); thndrs has no text in tool records.
+        text_line = line_with(lines, needle, '"text":"') if key == "parentId" else line_with(lines, '"text":"')
+        link_line = text_line if key == "parentId" else line_with(lines, needle)
+        current = {text_line: lines[text_line], link_line: lines[link_line]}
         version = 1
 
-        def edit(col: int, end: int, new_text: str) -> float:
-            nonlocal version, line
+        def edit(number: int, col: int, end: int, new_text: str) -> float:
+            nonlocal version
             version += 1
-            rng = {"start": {"line": middle, "character": units(line[:col], encoding)},
-                   "end": {"line": middle, "character": units(line[:end], encoding)}}
+            line = current[number]
+            rng = {"start": {"line": number, "character": units(line[:col], encoding)},
+                   "end": {"line": number, "character": units(line[:end], encoding)}}
             sent = time.perf_counter()
             server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                      "contentChanges": [{"range": rng, "text": new_text}]})
             done, _ = server.diagnostics(uri, version)
-            line = line[:col] + new_text + line[end:]
+            current[number] = line[:col] + new_text + line[end:]
             return done - sent
 
-        inside = line.index('"text":"') + len('"text":"') + 1
+        inside = current[text_line].index('"text":"') + len('"text":"') + 1
         typing = []
         for step in range(repeat):
-            typing.append(edit(inside, inside, "x") if step % 2 == 0 else edit(inside, inside + 1, ""))
+            typing.append(edit(text_line, inside, inside, "x") if step % 2 == 0
+                          else edit(text_line, inside, inside + 1, ""))
         rows.append(("edit inside a text (median)", statistics.median(typing), TARGETS["edit"],
                      f"n={repeat}, max {max(typing) * 1000:.1f} ms"))
 
-        parent = line.index('"parentId":"') + len('"parentId":"')
+        link = current[link_line].index(needle) + len(needle)
         relink = []
-        original = line[parent]
+        original = current[link_line][link]
         for step in range(repeat):
-            relink.append(edit(parent, parent + 1, "z" if step % 2 == 0 else original))
-        rows.append(("edit to a parentId (median)", statistics.median(relink), TARGETS["edit"],
+            relink.append(edit(link_line, link, link + 1, "z" if step % 2 == 0 else original))
+        rows.append((f"edit to a {key} (median)", statistics.median(relink), TARGETS["edit"],
                      f"n={repeat}, relinks, max {max(relink) * 1000:.1f} ms"))
 
-        position = {"line": middle, "character": units(line[:parent + 2], encoding)}
+        position = {"line": link_line, "character": units(current[link_line][:link + 2], encoding)}
         for method, label in (("textDocument/hover", "hover"), ("textDocument/definition", "definition")):
             times = []
             for _ in range(repeat):
                 sent = time.perf_counter()
                 server.request(method, {"textDocument": {"uri": uri}, "position": position})
                 times.append(time.perf_counter() - sent)
-            rows.append((f"{label} on a parentId (median)", statistics.median(times), TARGETS[label],
+            rows.append((f"{label} on a {key} (median)", statistics.median(times), TARGETS[label],
                          f"n={repeat}, max {max(times) * 1000:.1f} ms"))
 
         rss = memory["VmRSS"]
@@ -265,13 +286,16 @@ def run(path: Path, repeat: int, encoding: str) -> list[tuple[str, float, float 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Time the session-lsp language server on a large session.")
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--file", type=Path, default=None, help="an Elyra session (default: the generated one)")
+    parser.add_argument("--format", choices=tuple(LINK), default="elyra",
+                        help="which generated session (default elyra)")
+    parser.add_argument("--file", type=Path, default=None, help="a session of that format instead of the generated one")
     parser.add_argument("--encoding", choices=("utf-16", "utf-8"), default="utf-16")
     args = parser.parse_args()
-    path = args.file or benchmark_file()
+    path = args.file or benchmark_file(args.format)
+    key = LINK[args.format]
     print(f"{path.name}: {path.stat().st_size / 1e6:.1f} MB, encoding {args.encoding}")
-    rows = run(path, args.repeat, args.encoding)
-    rows.insert(3, typing_burst(path, args.repeat, args.encoding))
+    rows = run(path, args.repeat, args.encoding, key)
+    rows.insert(3, typing_burst(path, args.repeat, args.encoding, key))
     print(f"{'measure':34} {'value':>10} {'target':>10}  ok   notes")
     for name, value, target, notes in rows:
         ratio = name.startswith("server RSS")

@@ -1,6 +1,8 @@
 """Diagnostics as the core produces them: positions are 0-based lines and code-point columns.
 
-The core never knows about UTF-16 or LSP types; the server converts at its edge.
+The core never knows about UTF-16 or LSP types; the server converts at its edge. These values hold only atoms,
+tuples and plain data, never a cycle, so the garbage collector does not track them (`gc=False`): a broken or busy
+file has tens of thousands, and each collection would scan them all.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
 
-class Span(msgspec.Struct, frozen=True):
+class Span(msgspec.Struct, frozen=True, gc=False):
     line: int
     start: int
     end_line: int
@@ -35,14 +37,14 @@ class Span(msgspec.Struct, frozen=True):
         return cls(line, start, line, end)
 
 
-class Related(msgspec.Struct, frozen=True):
+class Related(msgspec.Struct, frozen=True, gc=False):
     """The other end of a problem: the first of two duplicate ids, the call a result should answer."""
 
     span: Span
     message: str
 
 
-class LineIssue(msgspec.Struct, frozen=True):
+class LineIssue(msgspec.Struct, frozen=True, gc=False):
     """A problem found by looking at one line alone. It carries no line number, so a cached result stays valid
     when lines above it are inserted or deleted."""
 
@@ -54,7 +56,7 @@ class LineIssue(msgspec.Struct, frozen=True):
     data: dict[str, Any] | None = None
 
 
-class Diagnostic(msgspec.Struct, frozen=True):
+class Diagnostic(msgspec.Struct, frozen=True, gc=False):
     code: str
     span: Span
     message: str

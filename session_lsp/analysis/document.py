@@ -77,6 +77,9 @@ class Document:
         self.lines = LineStore(lines)
         self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
+        self._line_diagnostics: dict[int, list[Diagnostic]] = {}
+        """Per line, the diagnostics of its line issues as last assembled: an edit drops the lines it touched (every
+        line, when lines were added or removed), so a file with thousands of them rebuilds only those."""
         self.resolver.forget()
         self._linked: Linked | None = None
         self._base: Linked | None = None
@@ -122,6 +125,11 @@ class Document:
         self.invalid_utf8 = ()
         moved = len(replacement) != end_line + 1 - start_line
         self.resolver.forget(None if moved else range(start_line, end_line + 1))
+        if moved:
+            self._line_diagnostics.clear()
+        else:
+            for number in range(start_line, end_line + 1):
+                self._line_diagnostics.pop(number, None)
         if start_line < DETECTION_HORIZON or self.format.kind is Kind.UNKNOWN:
             info = detect(lines)
             if info != self.format:
@@ -161,10 +169,13 @@ class Document:
     def _assemble(self) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         end_of_file = len(self.lines) - 1 if self.lines[-1] == "" else None  # after the final "\n": not a line
-        results = self.results
+        results, made = self.results, self._line_diagnostics
         for number in self._issue_lines:
             if number != end_of_file:
-                out.extend(_from_line_issue(number, issue) for issue in results[number].issues)
+                found = made.get(number)
+                if found is None:
+                    found = made[number] = [_from_line_issue(number, issue) for issue in results[number].issues]
+                out.extend(found)
         lines = self.lines
         for issue in self.linked.issues:
             span = self.resolver.span(lines, issue.anchor)

@@ -46,8 +46,10 @@ def position(lines: Sequence[str], line: int, col: int, encoding: Encoding) -> t
 
 
 def range_of(lines: Sequence[str], span: Span, encoding: Encoding) -> types.Range:
-    return types.Range(position(lines, span.line, span.start, encoding),
-                       position(lines, span.end_line, span.end, encoding))
+    start = _line(lines, span.line)
+    end = start if span.end_line == span.line else _line(lines, span.end_line)
+    return types.Range(types.Position(span.line, to_units(start, span.start, encoding)),
+                       types.Position(span.end_line, to_units(end, span.end, encoding)))
 
 
 def from_position(lines: Sequence[str], pos: types.Position, encoding: Encoding) -> tuple[int, int]:

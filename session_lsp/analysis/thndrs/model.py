@@ -5,7 +5,8 @@ open `tool_started` with the same (turn_id, call_id); a permission outcome the o
 tool_call_id (any turn); a terminal `shell_exec` the open `running` record with its process_id. Every object line
 takes part, also one thndrs drops for a schema error: its own error says so, and leaving it out would only add
 follow-on reports (a lost `user` making its whole turn "without user"). The link pass reports pairing problems only
-on records thndrs reads.
+on records thndrs reads. Turns and pairs hold only ints, strings and lists of ints (no cycles), so they are not
+tracked by the garbage collector.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from . import schema as s
 from .facts import RecordFacts
 
 
-class Turn(msgspec.Struct):
+class Turn(msgspec.Struct, gc=False):
     turn_id: str
     user: int | None = None
     """The first `user` record of the turn."""
@@ -31,7 +32,7 @@ class Turn(msgspec.Struct):
     """The first assistant_finished / cancelled / failed record."""
 
 
-class ToolCall(msgspec.Struct):
+class ToolCall(msgspec.Struct, gc=False):
     turn_id: str
     call_id: str
     started: int | None
@@ -42,13 +43,13 @@ class ToolCall(msgspec.Struct):
     """For a start: the finish of another turn that named its call_id (see `other_turn_start`)."""
 
 
-class PermissionPair(msgspec.Struct):
+class PermissionPair(msgspec.Struct, gc=False):
     tool_call_id: str
     request: int | None
     outcome: int | None = None
 
 
-class BackgroundProcess(msgspec.Struct):
+class BackgroundProcess(msgspec.Struct, gc=False):
     process_id: int
     running: int | None
     terminal: int | None = None
