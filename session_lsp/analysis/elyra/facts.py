@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import msgspec
 
+from ..forwarding import Forwarded
+
 
 class ToolCallFact(msgspec.Struct, frozen=True, gc=False):
     id: str
@@ -72,30 +74,10 @@ class EntryFacts(msgspec.Struct, frozen=True, gc=False):
     tool_name: str | None = None
     special: SpecialFacts = NO_SPECIALS
 
-    @property
-    def first_kept_id(self) -> str | None:
-        return self.special.first_kept_id
-
-    @property
-    def first_kept_index(self) -> int | None:
-        return self.special.first_kept_index
-
-    @property
-    def has_first_kept_index(self) -> bool:
-        return self.special.has_first_kept_index
-
-    @property
-    def from_id(self) -> str | None:
-        return self.special.from_id
-
-    @property
-    def target_id(self) -> str | None:
-        return self.special.target_id
-
-    @property
-    def label(self) -> str | None:
-        return self.special.label
-
-    @property
-    def name(self) -> str | None:
-        return self.special.name
+    first_kept_id = Forwarded[str | None]()
+    first_kept_index = Forwarded[int | None]()
+    has_first_kept_index = Forwarded[bool]()
+    from_id = Forwarded[str | None]()
+    target_id = Forwarded[str | None]()
+    label = Forwarded[str | None]()
+    name = Forwarded[str | None]()

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from ..forwarding import Forwarded
 from ..text import shared
 from . import schema as s
 from .checks import TIME
@@ -61,41 +62,15 @@ class RecordFacts(msgspec.Struct, frozen=True, gc=False):
     """tool_finished / file_write ToolStatus."""
     special: RecordSpecial = NO_SPECIAL
 
-    @property
-    def tool_call_id(self) -> str | None:
-        return self.special.tool_call_id
-
-    @property
-    def process_id(self) -> int | None:
-        return self.special.process_id
-
-    @property
-    def process_status(self) -> str | None:
-        return self.special.process_status
-
-    @property
-    def covered(self) -> tuple[int, int] | None:
-        return self.special.covered
-
-    @property
-    def recovery_handles(self) -> tuple[str, ...]:
-        return self.special.recovery_handles
-
-    @property
-    def recovery_handle(self) -> str | None:
-        return self.special.recovery_handle
-
-    @property
-    def session_id(self) -> str | None:
-        return self.special.session_id
-
-    @property
-    def title(self) -> str | None:
-        return self.special.title
-
-    @property
-    def accounting_turn_id(self) -> str | None:
-        return self.special.accounting_turn_id
+    tool_call_id = Forwarded[str | None]()
+    process_id = Forwarded[int | None]()
+    process_status = Forwarded[str | None]()
+    covered = Forwarded[tuple[int, int] | None]()
+    recovery_handles = Forwarded[tuple[str, ...]]()
+    recovery_handle = Forwarded[str | None]()
+    session_id = Forwarded[str | None]()
+    title = Forwarded[str | None]()
+    accounting_turn_id = Forwarded[str | None]()
 
 
 def _int(value: Any) -> int | None:
