@@ -1,5 +1,6 @@
-"""Elyra's `relink`: after an edit that changes one entry's parentId, the link model and the diagnostics are those of
-a fresh analysis of the same text, and the incremental path is the one taken wherever it applies."""
+"""`relink`: after an edit it follows (Elyra: a parentId, a timestamp, a result's toolCallId or toolName; thndrs: a
+call_id), the link model and the diagnostics are those of a fresh analysis of the same text, and the incremental
+path is the one taken wherever it applies."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from hypothesis import strategies as st
 
 from session_lsp.analysis import Document, Options, analyze
 from session_lsp.analysis.elyra import link_pass
+from session_lsp.analysis.thndrs import link_pass as thndrs_link_pass
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.thndrs.model import ThndrsModel
 
 HEADER = {"type": "session", "version": 3, "id": "01a237ba-3c31-7688-af90-27a41cba019b",
           "timestamp": "2026-03-01T09:15:00.000Z", "cwd": "/w"}
@@ -121,16 +124,16 @@ def assert_like_fresh(document: Document) -> None:
 class Spy:
     """Counts the relinks that took the incremental path."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: str = "elyra") -> None:
         self.fast = 0
-        relink = link_pass.relink
+        relink = link_pass.relink if module == "elyra" else thndrs_link_pass.relink
 
         def spy(*args: Any) -> Any:
             found = relink(*args)
             self.fast += found is not None
             return found
 
-        monkeypatch.setattr("session_lsp.analysis.elyra.relink", spy)
+        monkeypatch.setattr(f"session_lsp.analysis.{module}.relink", spy)
 
 
 EDITS = st.lists(st.tuples(st.sampled_from(("parentId", "parentId", "timestamp", "toolCallId", "toolName")),
@@ -228,3 +231,78 @@ def test_which_edits_take_the_incremental_path(monkeypatch: pytest.MonkeyPatch, 
     set_value(document, line, key, value)
     assert_like_fresh(document)
     assert spy.fast == incremental, why
+
+
+# --- thndrs ------------------------------------------------------------------------------------------------------
+
+THNDRS_META = {"type": "session_meta", "schema_version": 1, "seq": 0, "time": "2026-04-27T08:10:29Z",
+               "session_id": "session-20260427-081029", "cwd": "/w", "title": "t", "provider": "p", "model": "m",
+               "websearch": "off", "app_version": "0.1.0"}
+
+
+@st.composite
+def thndrs_sessions(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Turns with tool calls whose ids repeat across turns (and sometimes within one, or are "?"), finishes that
+    come late, in another turn, or never."""
+    values: list[dict[str, Any]] = [THNDRS_META]
+    for turn in range(draw(st.integers(1, 5))):
+        turn_id = f"turn_{turn}"
+        records: list[dict[str, Any]] = [{"type": "user", "turn_id": turn_id, "text": "go"}]
+        for _ in range(draw(st.integers(0, 5))):
+            call = draw(st.sampled_from(("call_1", "call_2", "call_3", "?")))
+            kind = draw(st.sampled_from(("tool_started", "tool_started", "tool_finished")))
+            record = {"type": kind, "turn_id": draw(st.sampled_from((turn_id, turn_id, turn_id, "turn_0"))),
+                      "call_id": call}
+            record.update({"name": "read", "arguments": "{}"} if kind == "tool_started"
+                          else {"output": ["ok"], "status": "Ok"})
+            records.append(record)
+        if draw(st.booleans()):
+            records.append({"type": "assistant_finished", "turn_id": turn_id, "text": "done"})
+        values.extend(records)
+    for seq, record in enumerate(values):
+        record.setdefault("schema_version", 1)
+        record["seq"] = seq
+        record.setdefault("time", f"2026-04-27T08:{10 + seq // 60:02d}:{seq % 60:02d}Z")
+    return values
+
+
+def thndrs_model(model: ThndrsModel) -> dict[str, Any]:
+    return {"calls": [(c.turn_id, c.call_id, c.started, c.finished, c.other_turn_start, c.claimed_by)
+                      for c in model.tool_calls],
+            "duplicates": model.duplicate_starts,
+            "starts": {line: model.start_of(line) for line in range(len(model.facts))},
+            "references": [model.references_to(line) for line in range(len(model.facts))]}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(thndrs_sessions(), st.lists(st.tuples(st.integers(0, 40), st.sampled_from(("call_1", "call_2", "call_9", "?"))),
+                                   min_size=1, max_size=6))
+def test_thndrs_call_id_edits_match_a_fresh_analysis(values: list[dict[str, Any]],
+                                                     edits: list[tuple[int, str]]) -> None:
+    document = analyze(text_of(values), Options())
+    document.diagnostics()
+    tools = [number for number, value in enumerate(values) if "call_id" in value]
+    for pick, call in edits:
+        if not tools:
+            break
+        set_value(document, tools[pick % len(tools)], "call_id", call)
+        fresh = analyze(document.text, Options())
+        assert document.diagnostics() == fresh.diagnostics()
+        assert thndrs_model(document.linked.model) == thndrs_model(fresh.linked.model)
+
+
+def test_a_thndrs_call_id_edit_takes_the_incremental_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = Spy(monkeypatch, "thndrs")
+    values = [THNDRS_META, {"type": "user", "turn_id": "t1", "text": "go"},
+              {"type": "tool_started", "turn_id": "t1", "call_id": "call_1", "name": "read", "arguments": "{}"},
+              {"type": "tool_finished", "turn_id": "t1", "call_id": "call_1", "output": ["ok"], "status": "Ok"},
+              {"type": "assistant_finished", "turn_id": "t1", "text": "done"}]
+    for seq, record in enumerate(values):
+        record.update(schema_version=1, seq=seq, time=f"2026-04-27T08:10:{30 + seq}Z")
+    document = analyze(text_of(values), Options())
+    assert not document.diagnostics()
+    set_value(document, 3, "call_id", "call_2")
+    assert [d.code for d in document.diagnostics()] == ["THN041", "THN040"]
+    set_value(document, 2, "time", "2026-04-27T08:10:00Z")  # not a call_id: the full pass
+    assert document.diagnostics() == analyze(document.text, Options()).diagnostics()
+    assert spy.fast == 1

@@ -57,7 +57,7 @@ def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     if info.kind is Kind.THNDRS:
         from . import thndrs
 
-        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.link)
+        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.link, thndrs.relink)
     from .plain import PlainAnalyzer
 
     return PlainAnalyzer(info, options)
@@ -93,7 +93,8 @@ class Document:
         """The link pass over the current lines, run when first asked for: a burst of edits that change links
         (typing in an id, a paste of many lines) pays for one run when diagnostics or a request need it, not one
         per change. The format's `relink` is tried first: it updates the previous result when the edits since
-        changed little (in Elyra: one entry's parentId or timestamp, or a result's toolCallId)."""
+        changed little (Elyra: one entry's parentId or timestamp, or a result's toolCallId; thndrs: one
+        call_id)."""
         if self._linked is None:
             relinked = None
             if self._base is not None and self._changed:

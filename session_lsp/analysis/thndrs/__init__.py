@@ -1,9 +1,9 @@
-"""thndrs session records: the line pass (`line_pass`) and the link pass (`link_pass`), which
-`document.analyzer_for` binds to a file."""
+"""thndrs session records: the line pass (`line_pass`) and the link pass (`link_pass`, with `relink` for an edit to
+one call_id), which `document.analyzer_for` binds to a file."""
 
 from __future__ import annotations
 
 from .line_pass import analyze_line
-from .link_pass import link
+from .link_pass import link, relink
 
-__all__ = ["analyze_line", "link"]
+__all__ = ["analyze_line", "link", "relink"]

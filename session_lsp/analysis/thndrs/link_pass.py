@@ -19,7 +19,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+
+import msgspec
 
 from ..detect import FormatInfo
 from ..diagnostics import Severity
@@ -66,6 +68,34 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     _compactions(model, facts, issues)
     _processes(model, issues)
     return Linked(model, [issue for issue in issues if issue.code in _ANY_LINE or _valid(facts, issue.anchor.line)])
+
+
+_TOOL_CODES = frozenset({"THN040", "THN041", "THN042", "THN043"})
+"""What `_tools` reports: all that a call_id can change."""
+
+
+def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+           options: Options, changed: Collection[int]) -> Linked | None:
+    """The link pass after an edit that changed only the call_id of one tool record (typing in it), from the
+    previous result: the records with the old or the new call_id are paired again and the tool rules run again;
+    every other issue stays. None for any other edit: then `link` runs."""
+    model = previous.model
+    if len(changed) != 1 or not isinstance(model, ThndrsModel) or len(results) != len(model.facts):
+        return None
+    (line,) = changed
+    old, new = model.facts[line], results[line].facts
+    if type(old) is not RecordFacts or type(new) is not RecordFacts:
+        return None
+    if old == new:
+        return previous
+    if old.type not in ("tool_started", "tool_finished") or old.turn_id is None \
+            or msgspec.structs.replace(old, call_id=new.call_id) != new:
+        return None
+    moved = model.with_call_id(line, new)
+    tools: list[LinkIssue] = []
+    _tools(moved, tools)
+    kept = [issue for issue in previous.issues if issue.code not in _TOOL_CODES]
+    return Linked(moved, kept + [issue for issue in tools if _valid(moved.facts, issue.anchor.line)])
 
 
 _ANY_LINE = frozenset({"THN020", "THN031", "THN032", "THN033", "THN035", "THN037", "THN070", "THN071"})

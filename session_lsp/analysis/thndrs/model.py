@@ -57,6 +57,68 @@ class BackgroundProcess(msgspec.Struct, gc=False):
     """A second `running` record for the process while it was still running."""
 
 
+_TOOL_TAGS = frozenset({"tool_started", "tool_finished"})
+
+
+def _created_at(call: ToolCall) -> int:
+    """The line a pairing creates a ToolCall at: its start, or a finish without one."""
+    return call.started if call.started is not None else call.finished  # type: ignore[return-value]
+
+
+class _ToolPairing:
+    """Replay's matching of tool records, fed in file order: a finish answers the oldest open start with the same
+    (turn_id, call_id); one without such a start claims an open start with its call_id in another turn. Records
+    with different call_ids never meet, so a subset of call_ids can be paired again on its own."""
+
+    def __init__(self, calls: list[ToolCall], duplicate_starts: list[tuple[int, int]],
+                 finish_start: dict[int, int]) -> None:
+        self.calls, self.duplicate_starts, self.finish_start = calls, duplicate_starts, finish_start
+        self.open_starts: dict[tuple[str, str], deque[ToolCall]] = {}
+        self.open_by_call: dict[str, dict[int, ToolCall]] = {}
+        self.started: dict[tuple[str, str], int] = {}
+
+    def add(self, line: int, facts: RecordFacts) -> None:
+        turn_id, call_id = facts.turn_id, facts.call_id
+        assert turn_id is not None and call_id is not None
+        if facts.type == "tool_started":
+            self._start(line, turn_id, call_id)
+        else:
+            self._finish(line, turn_id, call_id)
+
+    def _start(self, line: int, turn_id: str, call_id: str) -> None:
+        key = (turn_id, call_id)
+        call = ToolCall(turn_id, call_id, line)
+        self.calls.append(call)
+        if call_id == "?":
+            return
+        if key in self.started:
+            self.duplicate_starts.append((line, self.started[key]))
+        else:
+            self.started[key] = line
+        self.open_starts.setdefault(key, deque()).append(call)
+        self.open_by_call.setdefault(call_id, {})[line] = call
+
+    def _finish(self, line: int, turn_id: str, call_id: str) -> None:
+        if call_id == "?":
+            self.calls.append(ToolCall(turn_id, call_id, None, line))
+            return
+        pending = self.open_starts.get((turn_id, call_id))
+        if pending:
+            call = pending.popleft()
+            call.finished = line
+            self.open_by_call[call_id].pop(call.started, None)  # type: ignore[arg-type]
+            self.finish_start[line] = call.started  # type: ignore[assignment]
+            return
+        orphan = ToolCall(turn_id, call_id, None, line)
+        others = self.open_by_call.get(call_id)
+        if others:
+            start_line, other = next(iter(others.items()))
+            del others[start_line]
+            other.claimed_by = line
+            orphan.other_turn_start = start_line
+        self.calls.append(orphan)
+
+
 class ThndrsModel:
     """What the file says, as thndrs replays it. Implements `results.LinkModel`."""
 
@@ -104,9 +166,7 @@ class ThndrsModel:
     # -- building -------------------------------------------------------------------------------------------
 
     def _build(self) -> None:
-        open_starts: dict[tuple[str, str], deque[ToolCall]] = {}
-        open_by_call: dict[str, dict[int, ToolCall]] = {}
-        started: dict[tuple[str, str], int] = {}
+        tools = _ToolPairing(self.tool_calls, self.duplicate_starts, self._finish_start)
         open_requests: dict[str, deque[PermissionPair]] = {}
         running: dict[int, BackgroundProcess] = {}
         for line, facts in enumerate(self.facts):
@@ -124,20 +184,8 @@ class ThndrsModel:
                         turn.user = line
                 elif tag in s.TURN_CLOSERS and turn.closing is None:
                     turn.closing = line
-            if tag == "tool_started" and turn_id is not None and facts.call_id is not None:
-                key = (turn_id, facts.call_id)
-                if facts.call_id != "?":
-                    if key in started:
-                        self.duplicate_starts.append((line, started[key]))
-                    else:
-                        started[key] = line
-                call = ToolCall(turn_id, facts.call_id, line)
-                self.tool_calls.append(call)
-                if facts.call_id != "?":
-                    open_starts.setdefault(key, deque()).append(call)
-                    open_by_call.setdefault(facts.call_id, {})[line] = call
-            elif tag == "tool_finished" and turn_id is not None and facts.call_id is not None:
-                self._finish(line, turn_id, facts.call_id, open_starts, open_by_call)
+            if tag in _TOOL_TAGS and turn_id is not None and facts.call_id is not None:
+                tools.add(line, facts)
             elif tag in ("acp_permission_request", "acp_permission_outcome") and facts.tool_call_id is not None:
                 pending = open_requests.setdefault(facts.tool_call_id, deque())
                 if tag == "acp_permission_request":
@@ -165,27 +213,6 @@ class ThndrsModel:
             elif tag == "acp_session":
                 self.acp_sessions.append(line)
 
-    def _finish(self, line: int, turn_id: str, call_id: str, open_starts: dict[tuple[str, str], deque[ToolCall]],
-                open_by_call: dict[str, dict[int, ToolCall]]) -> None:
-        if call_id == "?":
-            self.tool_calls.append(ToolCall(turn_id, call_id, None, line))
-            return
-        pending = open_starts.get((turn_id, call_id))
-        if pending:
-            call = pending.popleft()
-            call.finished = line
-            open_by_call[call_id].pop(call.started, None)  # type: ignore[arg-type]
-            self._finish_start[line] = call.started  # type: ignore[assignment]
-            return
-        orphan = ToolCall(turn_id, call_id, None, line)
-        others = open_by_call.get(call_id)
-        if others:
-            start_line, other = next(iter(others.items()))
-            del others[start_line]
-            other.claimed_by = line
-            orphan.other_turn_start = start_line
-        self.tool_calls.append(orphan)
-
     def _shell(self, line: int, facts: RecordFacts, running: dict[int, BackgroundProcess]) -> None:
         pid = facts.process_id
         assert pid is not None
@@ -203,6 +230,31 @@ class ThndrsModel:
             del running[pid]
         else:
             self.orphan_terminals.append(line)
+
+    def with_call_id(self, line: int, facts: RecordFacts) -> ThndrsModel:
+        """A copy after an edit that changed only the call_id of the tool record on `line`: only the tool records
+        with its old or its new call_id are paired again, since replay matches nothing else by call_id."""
+        before = self.facts[line]
+        assert before is not None
+        ids = {before.call_id, facts.call_id}
+        new = ThndrsModel.__new__(ThndrsModel)
+        new.__dict__.update(self.__dict__)
+        new.facts = all_facts = list(self.facts)
+        all_facts[line] = facts
+        new._incoming = None
+
+        old_group = {number for number, found in enumerate(self.facts) if found is not None and found.call_id in ids}
+        new.tool_calls = [call for call in self.tool_calls if call.call_id not in ids]
+        new.duplicate_starts = [pair for pair in self.duplicate_starts if pair[0] not in old_group]
+        new._finish_start = {end: begin for end, begin in self._finish_start.items() if end not in old_group}
+        tools = _ToolPairing(new.tool_calls, new.duplicate_starts, new._finish_start)
+        for number in sorted(old_group | {line}):
+            found = all_facts[number]
+            if found is not None and found.type in _TOOL_TAGS and found.turn_id is not None and found.call_id in ids:
+                tools.add(number, found)
+        new.tool_calls.sort(key=_created_at)
+        new.duplicate_starts.sort()
+        return new
 
     # -- queries --------------------------------------------------------------------------------------------
 
