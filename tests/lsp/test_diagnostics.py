@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from lsprotocol import types
 from lsp_harness import CORPUS, Editor, codes, problems, shape
-from lsp_sessions import BROKEN, SESSIONS, elyra_lines
+from lsp_sessions import BROKEN, SESSIONS, elyra_entries, elyra_lines
 
 from session_lsp.analysis import rule
 
@@ -158,3 +159,38 @@ async def test_close_clears_pushed_diagnostics(editor: Editor) -> None:
         return
     cleared = await editor.next_push(ELYRA, before)
     assert list(cleared.diagnostics) == []
+
+
+def long_elyra(pairs: int) -> str:
+    """A header, a question, then `pairs` tool calls each answered on the next line: hundreds of lines, so the
+    server's line store holds several compressed blocks once it has settled."""
+    entries = elyra_entries()
+    header, user, call, result, _ = entries
+    out = [header, user]
+    for n in range(pairs):
+        parent = out[-1]["id"]
+        asked = {**call, "id": f"{2 * n:08x}", "parentId": parent, "message": {
+            **call["message"], "content": [{"type": "text", "text": f"Étape {n} 😀"},
+                                           {**call["message"]["content"][1], "id": f"toolu_{n:03d}"}]}}
+        answered = {**result, "id": f"{2 * n + 1:08x}", "parentId": asked["id"],
+                    "message": {**result["message"], "toolCallId": f"toolu_{n:03d}"}}
+        out += [asked, answered]
+    return "".join(json.dumps(entry, separators=(",", ":"), ensure_ascii=False) + "\n" for entry in out)
+
+
+async def test_link_edits_in_a_long_file_after_the_server_compressed_it(editor: Editor) -> None:
+    await editor.open(ELYRA, long_elyra(200))
+    await editor.settle()  # the first diagnostics are out: the server has compressed the lines
+    line = 201  # a tool result in the middle (line 200 holds its call); the parentId names that call
+    at = editor.find(ELYRA, '"parentId":"', line)[1] + len('"parentId":"')
+    original = editor.texts[ELYRA][line][at]
+    detached = await editor.edit(ELYRA, line, at, line, at + 1, "f")
+    assert {"ELY042", "ELY070", "ELY072"} <= codes(detached)
+    assert shape(detached) == editor.expected(ELYRA)
+    restored = await editor.edit(ELYRA, line, at, line, at + 1, original)
+    assert shape(restored) == editor.expected(ELYRA) and not {"ELY042", "ELY070"} & codes(restored)
+    text_at = editor.find(ELYRA, "Étape 20 ", 42)[1] + len("Étape 20 ")
+    typed = await editor.edit(ELYRA, 42, text_at, 42, text_at, "ü")
+    assert shape(typed) == editor.expected(ELYRA)
+    inserted = await editor.edit(ELYRA, 300, 0, 300, 0, '{"type":"label"}\n')
+    assert shape(inserted) == editor.expected(ELYRA) and any(d.range.start.line == 300 for d in inserted)
