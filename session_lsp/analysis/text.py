@@ -9,6 +9,7 @@ UTF-16 or UTF-8 units a client negotiated.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 
 class Encoding(str, enum.Enum):
@@ -63,6 +64,28 @@ def decode_bytes(data: bytes) -> tuple[str, list[tuple[int, int, int]]]:
             bad.append((number, col, col + 1))
             col = line.find("\ufffd", col + 1)
     return text, bad
+
+
+class LastSeen:
+    """A one-slot cache of the string read last (an id, a turn id, a time). Consecutive lines of a session repeat
+    these, so reading the next line's equal copy as this object saves a string a line. A cache only: an equal
+    string replaces an equal string, whichever file was read last."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value: str | None = None
+
+    def same(self, value: Any) -> Any:
+        """`value`, or the remembered object when they are equal."""
+        return self.value if value == self.value else value
+
+    def again(self, value: Any) -> Any:
+        """`same(value)`, remembering it."""
+        if value == self.value:
+            return self.value
+        self.value = value
+        return value
 
 
 SHARED_LIMIT = 4096

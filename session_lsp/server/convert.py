@@ -41,15 +41,19 @@ def _line(lines: Sequence[str], number: int) -> str:
     return lines[number] if 0 <= number < len(lines) else ""
 
 
+def _at(text: str, line: int, col: int, encoding: Encoding) -> types.Position:
+    return types.Position(line, to_units(text, col, encoding))
+
+
 def position(lines: Sequence[str], line: int, col: int, encoding: Encoding) -> types.Position:
-    return types.Position(line, to_units(_line(lines, line), col, encoding))
+    return _at(_line(lines, line), line, col, encoding)
 
 
 def range_of(lines: Sequence[str], span: Span, encoding: Encoding) -> types.Range:
+    """Reads a one-line span's line once (a diagnostic's usually is)."""
     start = _line(lines, span.line)
     end = start if span.end_line == span.line else _line(lines, span.end_line)
-    return types.Range(types.Position(span.line, to_units(start, span.start, encoding)),
-                       types.Position(span.end_line, to_units(end, span.end, encoding)))
+    return types.Range(_at(start, span.line, span.start, encoding), _at(end, span.end_line, span.end, encoding))
 
 
 def from_position(lines: Sequence[str], pos: types.Position, encoding: Encoding) -> tuple[int, int]:

@@ -26,15 +26,14 @@ from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_c
 
 FAILED_STOPS = frozenset({"error", "aborted"})
 _PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
+"""`<toISOString with ':' and '.' replaced by '-'>_<session id>.jsonl`; a prefix (a copy's) is tolerated."""
+_RELATED_LIMIT = 20
 
 
 def id_in_file_name(path: str | None) -> str | None:
     """The session id in a file name pi chose (`<time>_<id>.jsonl`), else None."""
     match = _PI_FILE_NAME.search(re.split(r"[/\\]", path)[-1]) if path else None
     return match.group(1) if match is not None else None
-"""`<toISOString with ':' and '.' replaced by '-'>_<session id>.jsonl`; a prefix (a copy's) is tolerated."""
-_RELATED_LIMIT = 20
-
 
 
 def is_tree(info: FormatInfo) -> bool:
@@ -89,10 +88,10 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
         new = model.with_entry(line, facts) if crossing is not None else None
     elif old.tool_call_id is not None and facts.tool_call_id is not None and not facts.tool_calls:
         crossing = _repaired_result(model, line, facts.tool_call_id)
-        new = model.with_facts(line, facts) if crossing is not None else None
+        new = model.with_facts(line, facts)
     else:
         return None
-    if new is None or crossing is None:
+    if crossing is None or new is None:
         return None
     checker = _Checker(new)
     checker.file_rules(lines, results, info, options)
@@ -530,13 +529,13 @@ class _Checker:
                     continue
                 call_line = packed >> BLOCK_BITS
                 if model.is_ancestor(call_line, line):
-                    result_calls[line], first_results[packed] = packed, line
+                    model.pair(line, packed)
                     loose.pop(line, None)
                     unanswered.discard(packed)
                     model.pair_depth = max(model.pair_depth, depth[line] - depth[call_line])
                     self._check_pair(line, facts[line], packed)
                 elif model.is_ancestor(line, call_line):
-                    result_calls[line], first_results[packed] = packed, line
+                    model.pair(line, packed)
                     loose[line] = packed
                     unanswered.discard(packed)
                     self._late(line, packed)

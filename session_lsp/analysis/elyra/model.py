@@ -545,15 +545,13 @@ class ElyraModel:
                 entry = order[position]
                 new_pre[entry] = position
                 new_end[entry] = position + end[entry] - pre[entry]
-        parent = old.parent_of
-        up = was
-        while up != NONE and was != target:
-            new_end[up] -= size
-            up = parent[up]
-        up = target
-        while up != NONE and was != target:
-            new_end[up] += size
-            up = parent[up]
+        if was != target:  # the ancestors of both parents keep their size
+            parent = old.parent_of
+            for start_at, change in ((was, -size), (target, size)):
+                up = start_at
+                while up != NONE:
+                    new_end[up] += change
+                    up = parent[up]
         depth = array("i", old.depth_of)
         shift = (depth[target] + 1 if target != NONE else 0) - depth[line]
         if shift:
@@ -570,9 +568,6 @@ class ElyraModel:
             self.first_results[call] = result_line
         else:
             self.more_results.setdefault(call, []).append(result_line)
-
-    def is_answered(self, call: int) -> bool:
-        return call in self.first_results
 
     # -- queries -------------------------------------------------------------------------------------------------
 

@@ -16,12 +16,12 @@ from msgspec import inspect as mi
 from ..detect import Kind
 from ..diagnostics import Span
 from ..document import Document
-from . import schemas
-from .types import CompletionItem
-from .values import elyra_parent_above, id_taken, open_elyra_calls, thndrs_context_above
 from ..elyra.link_pass import id_in_file_name
 from ..thndrs.checks import SESSION_ID
 from ..thndrs.link_pass import file_parts
+from . import schemas
+from .types import CompletionItem
+from .values import elyra_parent_above, id_taken, open_elyra_calls, thndrs_context_above
 from .views import thndrs_model
 
 

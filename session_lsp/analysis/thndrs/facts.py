@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from ..forwarding import Forwarded
-from ..text import shared
+from ..text import LastSeen, shared
 from . import schema as s
 from .checks import TIME
 
@@ -91,39 +91,29 @@ _TURN_ONLY = frozenset({
 })
 
 
-_recent: list[str | None] = [None, None]
-"""The turn_id and the time of the record read last. Records of a turn follow each other, often within the same
-second, so the next record's values are usually equal strings: keeping these objects instead of the copies saves
-two strings a record. A cache only: an equal string replaces an equal string, whichever file was read last."""
-
-
-def _again(slot: int, value: str | None) -> str | None:
-    recent = _recent[slot]
-    if value == recent:
-        return recent
-    _recent[slot] = value
-    return value
+_turn, _time_read = LastSeen(), LastSeen()
+"""The turn_id and the time of the record read last: a turn's records follow each other, often in the same second."""
 
 
 def of_record(record: Any, time_ok: bool) -> RecordFacts:
     """Facts of a record thndrs reads, decoded into its Struct: every field already has its schema type."""
     cls = type(record)
     tag = TAG_OF[cls]
-    seq, version, time = record.seq, record.schema_version, _again(1, record.time) if time_ok else None
+    seq, version, time = record.seq, record.schema_version, _time_read.again(record.time) if time_ok else None
     if cls in _TURN_ONLY:
-        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id))
+        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id))
     if cls is s.ToolStarted:
-        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), shared(record.call_id))
+        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), shared(record.call_id))
     if cls is s.ToolFinished:
-        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), shared(record.call_id),
+        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), shared(record.call_id),
                            record.status)
     if cls is s.FileWrite:
-        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), status=record.status)
+        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), status=record.status)
     if cls is s.ShellExec:
-        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id), special=RecordSpecial(
+        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), special=RecordSpecial(
             process_id=record.process_id, process_status=record.process_status))
     if cls is s.AcpPermissionRequest or cls is s.AcpPermissionOutcome:
-        return RecordFacts(tag, True, seq, time, version, _again(0, record.turn_id),
+        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id),
                            special=RecordSpecial(tool_call_id=record.tool_call_id))
     if cls is s.Compaction:
         audit = record.audit
