@@ -3,6 +3,7 @@ generator's sessions, each checked end to end through `analyze`."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from collections import Counter
@@ -14,8 +15,8 @@ from session_lsp.analysis import RULES, Diagnostic, Kind, Options, Severity, Spa
 from session_lsp.analysis.text import decode_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-"""The shared corpus sits beside the checkout, for developers and CI alike."""
+CORPUS = Path(__file__).resolve().parent / "corpus"
+"""Real files copied byte for byte from the shared corpus (see corpus/SOURCES.md), so a clone tests alone."""
 EXAMPLES = ROOT / "examples"
 GLUED = {
     # SOURCES.md: "Line 440 (1-based) holds two records with no newline between them".
@@ -124,3 +125,14 @@ def test_generated_sessions_are_clean_and_deterministic(tmp_path: Path) -> None:
     text = elyra.read_text(encoding="utf-8")
     kinds = Counter(line.split('"type":"', 2)[1].split('"', 1)[0] for line in text.splitlines())
     assert {"session", "message", "branch_summary", "compaction", "label", "model_change"} <= set(kinds)
+
+
+def test_the_copied_corpus_is_byte_for_byte_what_its_manifest_records() -> None:
+    """The copies must stay program output: SHA256SUMS was taken from the shared corpus when they were copied."""
+    recorded = {}
+    for row in (CORPUS / "SHA256SUMS").read_text(encoding="utf-8").splitlines():
+        digest, relative = row.split(maxsplit=1)
+        recorded[relative.removeprefix("./")] = digest
+    present = {str(path.relative_to(CORPUS)): hashlib.sha256(path.read_bytes()).hexdigest()
+               for path in sorted(CORPUS.rglob("*.jsonl"))}
+    assert present == recorded

@@ -9,7 +9,7 @@ import pytest
 
 from session_lsp.analysis import Kind, Options, analyze
 
-CONFUSABLES = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "confusables"
+CONFUSABLES = Path(__file__).resolve().parent / "corpus" / "confusables"
 CASES = Path(__file__).parent / "cases" / "thndrs"
 
 

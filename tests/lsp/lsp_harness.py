@@ -24,7 +24,7 @@ CLIENTS = ("neovim", "visual-studio-code")
 DELAY_MS = 30
 """The server's debounce in these tests (its default is longer)."""
 TIMEOUT = 20.0
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
 def _record_publish(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
