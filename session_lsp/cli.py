@@ -16,6 +16,7 @@ import msgspec
 
 from . import __version__
 from .analysis import RULES, Diagnostic, Options, Severity, Span, analyze
+from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
 from .analysis.text import decode_bytes
@@ -222,7 +223,8 @@ def check(args: argparse.Namespace) -> int:
             continue
         text, bad = decode_bytes(data)
         invalid = [Span(line, start, line, end) for line, start, end in bad]
-        document = analyze(text, Options(path=source.path or args.stdin_filename, exists=os.path.exists), invalid)
+        document = analyze(text, Options(path=source.path or args.stdin_filename, exists=os.path.exists,
+                                            pi_version=args.pi_version), invalid)
         diagnostics = chosen.apply(document.diagnostics())
         lines = document.lines
         report.add(source.name, document.format.label, len(lines) - (lines[-1] == ""), diagnostics)
@@ -284,6 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
                               help="lowest severity that makes the exit status 1 (default: error)")
     check_parser.add_argument("--stdin-filename", metavar="NAME",
                               help="the file name to report and check against when reading '-'")
+    check_parser.add_argument("--pi-version", choices=tuple(RELEASES), default=DEFAULT_RELEASE,
+                              help=f"the pi release whose behaviour messages describe (default: {DEFAULT_RELEASE}, "
+                                   "the newest known)")
     check_parser.add_argument("-v", "--verbose", action="store_true",
                               help="also print each file's detected format and line count")
     check_parser.set_defaults(run=check)

@@ -69,6 +69,8 @@ class Options(msgspec.Struct, frozen=True):
 
     path: str | None = None
     exists: Callable[[str], bool] | None = None
+    pi_version: str | None = None
+    """The pi release whose behaviour messages state (a key of `elyra.releases.RELEASES`); None: the newest."""
 
 
 class FormatAnalyzer(Protocol):
