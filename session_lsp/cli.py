@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO
+from typing import IO, NoReturn
 
 import msgspec
 
@@ -174,7 +174,8 @@ class Report:
         self.files += 1
         if self.verbose:
             count = len(diagnostics)
-            note = f"{name}: {label}, {line_count} lines, {count} diagnostic{'' if count == 1 else 's'}"
+            note = (f"{name}: {label}, {line_count} line{'' if line_count == 1 else 's'}, "
+                    f"{count} diagnostic{'' if count == 1 else 's'}")
             print(note, file=self.out if self.style == "text" else sys.stderr)
         for diagnostic in diagnostics:
             self.counts[diagnostic.severity] += 1
@@ -212,6 +213,8 @@ def _plural(severity: Severity, count: int) -> str:
 
 
 def check(args: argparse.Namespace) -> int:
+    if args.stdin_filename is not None and STDIN not in args.paths:
+        raise UsageError("--stdin-filename names standard input, so it needs '-' among the paths")
     chosen = rule_filter(args.select, args.ignore)
     sources, problems = collect(args.paths or ["."], args.stdin_filename)
     report = Report(args.format, sys.stdout, args.verbose)
@@ -263,13 +266,22 @@ def serve(args: argparse.Namespace) -> int:
 # Argument parsing
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one stderr line (as the README promises), with the usage of the command that
+    was given folded into it."""
+
+    def error(self, message: str) -> NoReturn:
+        usage = " ".join(self.format_usage().split())
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} ({usage})\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="session-lsp",
         description="Checker and language server for Elyra (pi) and thndrs session files (JSON Lines). "
                     "Without a command, starts the language server on standard input/output.")
     parser.add_argument("--version", action="version", version=f"session-lsp {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     check_parser = commands.add_parser(
         "check", help="check session files and print diagnostics",
@@ -305,7 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # argparse would blame the top-level parser; the usage that helps is the subcommand's
+        subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        culprit = subcommands.choices.get(args.command, parser) if args.command else parser
+        culprit.error(f"unrecognized arguments: {' '.join(unknown)}")
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", serve)
     try:
         return run(args)

@@ -11,8 +11,10 @@ import io
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -229,6 +231,32 @@ def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["check", "--bogus", "x.jsonl"], ["check", "--format", "xml", "x.jsonl"]])
+def test_a_usage_error_in_check_is_one_line_with_the_check_usage(argv: list[str],
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        cli.main(argv)
+    assert raised.value.code == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("session-lsp check: error: ")
+    assert "usage: session-lsp check [-h]" in err and "--stdin-filename NAME" in err
+
+
+def test_stdin_filename_without_a_dash_is_a_usage_error(capsys: pytest.CaptureFixture[str], broken: Path) -> None:
+    code, out, err = run(capsys, "check", "--stdin-filename", "s.jsonl", str(broken))
+    assert code == cli.EXIT_USAGE
+    assert out == ""
+    assert err == "session-lsp: error: --stdin-filename names standard input, so it needs '-' among the paths\n"
+
+
+def test_verbose_says_one_line_not_one_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    single = tmp_path / "one.jsonl"
+    single.write_text('{"a": 1}\n', encoding="utf-8")
+    _, out, _ = run(capsys, "check", "-v", "--fail-on", "never", str(single))
+    assert f"{single}: not a session, 1 line, 1 diagnostic" in out.splitlines()
+
+
 # --- paths -----------------------------------------------------------------------------------------------------
 
 
@@ -399,3 +427,34 @@ def test_a_file_named_twice_is_checked_once(capsys: pytest.CaptureFixture[str], 
     _, out, _ = run(capsys, "check", str(broken), str(broken.parent), str(broken))
     assert out.splitlines()[:-1] == expected_text(broken, core(broken))
     assert out.splitlines()[-1].startswith("1 file checked")
+
+
+def test_serve_tcp_exits_cleanly_without_a_traceback() -> None:
+    """A client's shutdown and exit end the TCP server with status 0 and nothing on stderr."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "session_lsp", "serve", "--tcp", f"127.0.0.1:{port}"],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(200):
+            try:
+                client = socket.create_connection(("127.0.0.1", port))
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the server never listened")
+        with client:
+            for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+                            {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+                            {"jsonrpc": "2.0", "method": "exit"}):
+                body = json.dumps(message).encode()
+                client.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            assert server.wait(timeout=30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert server.stderr is not None
+    assert server.stderr.read() == ""

@@ -4,6 +4,7 @@ the analysis core and back."""
 from __future__ import annotations
 
 import gc
+import logging
 import sys
 
 from .app import SessionServer
@@ -12,6 +13,13 @@ SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005). A first analysis runs in a
 worker thread for a second or more; the event loop wants the GIL back after every read and every handoff, and at
 5 ms a turn the requests of other documents queue behind it."""
+
+
+def _not_a_clean_exit(record: logging.LogRecord) -> bool:
+    """Over TCP, pygls ends the session with sys.exit(0) inside asyncio's connection callback, and asyncio logs
+    that as an unhandled exception with a traceback; a normal `exit` notification is no error, so drop that log."""
+    error = record.exc_info[1] if record.exc_info else None
+    return not (isinstance(error, SystemExit) and error.code in (0, None))
 
 
 def create_server() -> SessionServer:
@@ -33,6 +41,7 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
     if tcp is None:
         server.start_io()
     else:
+        logging.getLogger("asyncio").addFilter(_not_a_clean_exit)
         server.start_tcp(*tcp)
 
 
