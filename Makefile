@@ -23,7 +23,7 @@ demo: $(STAMP)
 
 # pytest exits 5 when it collects no tests, and make fails on it: an empty run can never pass.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -rs
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -85,3 +87,32 @@ def test_every_check_format_and_fail_on_level_is_documented() -> None:
         assert f"`--format {value}`" in text
     for level in cli.FAIL_LEVELS:
         assert f"`{level}`" in text
+
+
+DEMO = ["check", "--verbose", "--fail-on", "never", "examples/"]
+
+
+def test_the_sample_output_is_what_make_demo_prints() -> None:
+    """The sample is the real output of the demo's command, so a rule or message change cannot leave it stale."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert f"$(BIN)/session-lsp {' '.join(DEMO)}" in makefile
+    sample = re.search(r"<!-- demo output -->\n```\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert sample is not None, "README.md has no <!-- demo output --> block"
+    result = subprocess.run([sys.executable, "-m", "session_lsp", *DEMO], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert sample.group(1) == result.stdout, "README.md's demo output is stale: paste `make demo`'s output"
+
+
+def test_pypi_is_named_only_as_what_a_release_will_do() -> None:
+    """session-lsp is not on PyPI yet: every `pip install session-lsp` must say it waits for a release."""
+    for path in (README, ROOT / "editors" / "README.md", ROOT / "vscode-extension" / "README.md"):
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for match in re.finditer(r"pip install session-lsp\b", text):
+            around = text[max(0, match.start() - 120):match.end() + 40]
+            assert "release" in around, f"{path.name}: {around!r}"
+        assert "pip install session-lsp" not in text or "git+" in text, f"{path.name} gives no install that works"
+
+
+def test_the_thndrs_id_rule_states_when_it_applies() -> None:
+    assert "named like a thndrs session" in RULES["THN022"].summary

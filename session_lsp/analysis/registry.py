@@ -237,7 +237,8 @@ _RULES: tuple[Rule, ...] = (
          'more than one `session_meta`',
          "summary uses the last one's title/model, title lookup the first; forks copy neither"),
     Rule('THN022', 'session-id-mismatch', Severity.WARNING,
-         '`session_meta.session_id` ≠ file stem',
+         '`session_meta.session_id` ≠ file stem; only for a file named like a thndrs session (stem holds a '
+         '`session-YYYYMMDD-HHMMSS` id) or in a `sessions` folder',
          'later builds refuse to resume ("session identity mismatch"); lookup by id uses the file name'),
     Rule('THN023', 'session-id-format', Severity.HINT,
          'id not `session-YYYYMMDD-HHMMSS` with optional `-N`',
