@@ -5,21 +5,31 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOG := $(VENV)/setup.log
+NEEDS_311 := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test setup bench rules-doc clean
+# A .venv made by a Python older than 3.11 (or whose Python is gone) would keep its stamp and break every command:
+# such a .venv is rebuilt.
+STALE := $(shell test -e $(VENV) && ! $(BIN)/python -c '$(NEEDS_311)' >/dev/null 2>&1 && echo yes)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+.PHONY: demo test setup bench rules-doc clean FORCE
+
+# pip's output goes to $(LOG) and is shown only when setup fails.
+$(STAMP): pyproject.toml $(if $(STALE),FORCE)
+	$(if $(STALE),@echo "$(VENV) was made by a Python older than 3.11 or is broken: rebuilding it"; rm -rf $(VENV))
+	@$(PYTHON) -c '$(NEEDS_311)' || { echo "session-lsp needs Python 3.11 or later; run make PYTHON=python3.11"; exit 1; }
+	@$(PYTHON) -m venv $(VENV)
+	@{ $(BIN)/pip install --upgrade pip && $(BIN)/pip install -e '.[test]'; } >$(LOG) 2>&1 \
+		|| { cat $(LOG); echo "setup failed (log: $(LOG))"; exit 1; }
+	@touch $(STAMP)
 
 setup: $(STAMP)
 
 # The broken examples are meant to have errors: --fail-on never keeps their exit status 1 from failing the demo,
 # while a usage or I/O error (status 2) still does.
 demo: $(STAMP)
-	$(BIN)/session-lsp check --verbose --fail-on never examples/
+	@echo "The files in examples/broken/ are meant to have errors; examples/clean/ shows what a sound file gets."
+	@$(BIN)/session-lsp check --verbose --fail-on never examples/
 
 # pytest exits 5 when it collects no tests, and make fails on it: an empty run can never pass.
 test: $(STAMP)

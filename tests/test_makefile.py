@@ -1,0 +1,52 @@
+"""The Makefile's promises to a newcomer: a stale .venv is rebuilt, and `make test` shows why tests were skipped."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MAKEFILE = ROOT / "Makefile"
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+
+
+def dry_run(folder: Path, python_exit: int) -> str:
+    """`make -n setup` in a copy of the Makefile whose installed .venv has a Python that exits `python_exit`
+    for the version check (1: older than 3.11), and an install stamp newer than pyproject.toml."""
+    shutil.copy(MAKEFILE, folder / "Makefile")
+    (folder / "pyproject.toml").write_text("", encoding="utf-8")
+    bin_dir = folder / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    python.write_text(f"#!/bin/sh\nexit {python_exit}\n", encoding="utf-8")
+    python.chmod(0o755)
+    stamp = folder / ".venv" / ".installed"
+    stamp.touch()
+    later = (folder / "pyproject.toml").stat().st_mtime + 10
+    os.utime(stamp, (later, later))
+    result = subprocess.run(["make", "-n", "setup"], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_a_venv_of_a_too_old_python_is_rebuilt(tmp_path: Path) -> None:
+    out = dry_run(tmp_path, python_exit=1)
+    assert "older than 3.11" in out
+    assert "rm -rf .venv" in out
+    assert "-m venv .venv" in out
+
+
+def test_a_current_venv_is_left_alone(tmp_path: Path) -> None:
+    out = dry_run(tmp_path, python_exit=0)
+    assert "rm -rf" not in out
+    assert "-m venv" not in out
+
+
+def test_make_test_shows_skip_reasons() -> None:
+    recipe = MAKEFILE.read_text(encoding="utf-8").split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "pytest" in recipe and "-rs" in recipe.split()
