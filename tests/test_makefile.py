@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,21 @@ def test_a_current_venv_is_left_alone(tmp_path: Path) -> None:
 def test_make_test_shows_skip_reasons() -> None:
     recipe = MAKEFILE.read_text(encoding="utf-8").split("\ntest:", 1)[1].split("\n\n", 1)[0]
     assert "pytest" in recipe and "-rs" in recipe.split()
+
+
+def test_setup_keeps_pip_quiet_unless_it_fails(tmp_path: Path) -> None:
+    shutil.copy(MAKEFILE, tmp_path / "Makefile")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    result = subprocess.run(["make", "-n", "demo"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    pip = [line for line in result.stdout.splitlines() if "pip install" in line]
+    assert pip and all(">.venv/setup.log 2>&1" in line and "cat .venv/setup.log" in line for line in pip)
+    assert "meant to have errors" in result.stdout
+
+
+def test_the_license_is_an_spdx_string_with_a_license_file() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["license"] == "MIT"
+    assert project["project"]["license-files"] == ["LICENSE"]
+    assert "setuptools>=77" in project["build-system"]["requires"]  # the first setuptools to accept the string
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "Copyright (c) 2026 the session-lsp authors" in text
