@@ -57,7 +57,8 @@ def test_setup_keeps_pip_quiet_unless_it_fails(tmp_path: Path) -> None:
     shutil.copy(MAKEFILE, tmp_path / "Makefile")
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     result = subprocess.run(["make", "-n", "demo"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    pip = [line for line in result.stdout.splitlines() if "pip install" in line]
+    commands = result.stdout.replace("\\\n", "").splitlines()
+    pip = [line for line in commands if "pip install" in line]
     assert pip and all(">.venv/setup.log 2>&1" in line and "cat .venv/setup.log" in line for line in pip)
     assert "meant to have errors" in result.stdout
 
