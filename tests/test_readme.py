@@ -116,3 +116,23 @@ def test_pypi_is_named_only_as_what_a_release_will_do() -> None:
 
 def test_the_thndrs_id_rule_states_when_it_applies() -> None:
     assert "named like a thndrs session" in RULES["THN022"].summary
+
+
+def test_every_cited_spec_section_is_stated_in_docs() -> None:
+    """The format study is not in the repository; docs/formats.md states each section the README cites."""
+    text = README.read_text(encoding="utf-8")
+    assert "[docs/formats.md](docs/formats.md)" in text
+    stated = set(re.findall(r"^\| (§[\d.]+)(?:–(§[\d.]+))? \|", (ROOT / "docs" / "formats.md").read_text(
+        encoding="utf-8"), re.M))
+    covered: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for first, last in stated:
+        start = tuple(int(part) for part in first[1:].split("."))
+        covered.append((start, tuple(int(part) for part in (last or first)[1:].split("."))))
+    for cited in re.findall(r"§(\d+(?:\.\d+)*)", text):
+        number = tuple(int(part) for part in cited.split("."))
+        assert any(low <= number[:len(low)] <= high for low, high in covered), f"§{cited} is not in docs/formats.md"
+
+
+def test_relative_links_in_the_readme_exist() -> None:
+    for target in re.findall(r"\]\(((?!https?:|#)[^)]+)\)", README.read_text(encoding="utf-8")):
+        assert (ROOT / target).exists(), target

@@ -1,6 +1,6 @@
 """The one registry of rules: code, name, default severity, summary and the reason (what the real program does).
 
-Codes and names are stable; they come from the spec's rule table (shared/spec/formats.md, section 5), plus ELY006
+Codes and names are stable; they come from the format study's rule table (§5 in docs/formats.md), plus ELY006
 and SLS001 which the spec's issues asked for. Everything that reports a problem looks its rule up here.
 """
 
@@ -55,7 +55,7 @@ _RULES: tuple[Rule, ...] = (
          'wrong types break listing/sorting; a non-string id makes the loader reject the file'),
     Rule('ELY015', 'unsupported-version', Severity.WARNING,
          '`version` > 3',
-         'pi loads it without migration or checks; semantics unknown to this spec'),
+         'pi loads it without migration or checks; semantics unknown to this checker'),
     Rule('ELY016', 'version-below-1', Severity.ERROR,
          '`version` ≤ 0 or non-integer number',
          'treated as "< 2" ⇒ full v1 migration ⇒ all ids/parents regenerated, file rewritten'),
@@ -90,13 +90,13 @@ _RULES: tuple[Rule, ...] = (
          'entry has no string `type`',
          'cannot be classified; pi treats it as an unknown entry'),
     Rule('ELY032', 'missing-required-field', Severity.ERROR,
-         'required field of the entry/message/block absent (tables §1.4–§1.7)',
+         'required field of the entry/message/block absent (docs/formats.md §1.4–§1.7)',
          'pi code dereferences these fields (model selection, rendering, cost) and misbehaves or throws'),
     Rule('ELY033', 'wrong-field-type', Severity.ERROR,
          'field present with the wrong JSON type (e.g. `display` not boolean, `tokensBefore` not number, `content` not string/array)',
          'same as above'),
     Rule('ELY034', 'unknown-field', Severity.HINT,
-         'extra keys not in this spec',
+         'extra keys not in the schema (docs/formats.md §1.4–§1.7)',
          'pi preserves them; newer pi adds optional fields (`responseId`, …)'),
     Rule('ELY035', 'invalid-timestamp', Severity.WARNING,
          'entry `timestamp` not ISO-8601 / `message.timestamp` not a number (ms)',
@@ -216,7 +216,7 @@ _RULES: tuple[Rule, ...] = (
          '`type` belongs to another build (`memory_write`, `memory_delete`, `session_fork`, `context_capture_policy`, `request_content_captured`, `context_snapshot`, `context_lifecycle`)',
          'a 0.1.0 reader drops it; newer/older builds accept it'),
     Rule('THN007', 'missing-required-field', Severity.ERROR,
-         'required key absent (R in §2.4/§2.5, envelope included)',
+         'required key absent (R in docs/formats.md §2.2–§2.6, envelope included)',
          'serde error ⇒ dropped'),
     Rule('THN008', 'wrong-field-type', Severity.ERROR,
          'wrong JSON type; `null` in a non-Option/defaulted field; negative/fractional/too-large number for u32/u64/usize/i32',
