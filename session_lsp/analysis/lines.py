@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
+from itertools import accumulate
 from typing import Any
 
 import msgspec
@@ -17,6 +18,25 @@ from .text import byte_to_col
 
 _DECODER = msgspec.json.Decoder()
 _BYTE = re.compile(r"\(byte (\d+)\)")
+
+MAX_DEPTH = 512
+"""Deepest nesting read: msgspec recurses per level and overflows the C stack far below what a line can hold."""
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DELTA = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def _depths(line: str) -> list[int]:
+    """The running bracket depth outside strings, one value per bracket, in passes that run at C speed."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", line))
+    return list(accumulate(map(_DELTA.__getitem__, brackets.encode())))
+
+
+def too_deep(line: str) -> bool:
+    """Whether brackets outside strings nest deeper than MAX_DEPTH; cheap unless the line has that many brackets."""
+    if line.count("[") + line.count("{") <= MAX_DEPTH:
+        return False
+    return max(_depths(line), default=0) > MAX_DEPTH
 
 
 class LineKind(enum.Enum):
@@ -34,6 +54,8 @@ class Decoded(msgspec.Struct):
     error_col: int = 0
     parts: tuple[int, ...] = ()
     """For GLUED: the column where each JSON value starts (the first is where the line's value starts)."""
+    too_deep: bool = False
+    """For INVALID: the brackets balance but nest deeper than MAX_DEPTH, so the line was not decoded at all."""
 
 
 def is_blank(line: str) -> bool:
@@ -70,6 +92,13 @@ def decode(line: str) -> Decoded:
     """Classify a line with the generic decoder. Used on the slow path, after a typed decode has failed."""
     if is_blank(line):
         return Decoded(LineKind.BLANK)
+    if too_deep(line):
+        start = len(line) - len(line.lstrip())
+        if _depths(line)[-1] != 0:
+            return Decoded(LineKind.INVALID, error="the line ends in the middle of a JSON value",
+                           error_col=len(line.rstrip()))
+        return Decoded(LineKind.INVALID, error=f"nested deeper than {MAX_DEPTH} levels", error_col=start,
+                       too_deep=True)
     try:
         value = _DECODER.decode(line)
     except msgspec.DecodeError as error:
