@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import re
+from itertools import accumulate
 from typing import Any
 
 import msgspec
@@ -17,6 +18,26 @@ from .text import byte_to_col
 
 _DECODER = msgspec.json.Decoder()
 _BYTE = re.compile(r"\(byte (\d+)\)")
+
+MAX_DEPTH = 512
+"""Deepest nesting read: msgspec recurses per level and overflows the C stack far below what a line can hold."""
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_SPACE = re.compile(rb"[ \t\r\n]*")
+_DELTA = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def _depths(line: str) -> list[int]:
+    """The running bracket depth outside strings, one value per bracket, in passes that run at C speed."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", line))
+    return list(accumulate(map(_DELTA.__getitem__, brackets.encode())))
+
+
+def too_deep(line: str) -> bool:
+    """Whether brackets outside strings nest deeper than MAX_DEPTH; cheap unless the line has that many brackets."""
+    if line.count("[") + line.count("{") <= MAX_DEPTH:
+        return False
+    return max(_depths(line), default=0) > MAX_DEPTH
 
 
 class LineKind(enum.Enum):
@@ -34,6 +55,8 @@ class Decoded(msgspec.Struct):
     error_col: int = 0
     parts: tuple[int, ...] = ()
     """For GLUED: the column where each JSON value starts (the first is where the line's value starts)."""
+    too_deep: bool = False
+    """For INVALID: the brackets balance but nest deeper than MAX_DEPTH, so the line was not decoded at all."""
 
 
 def is_blank(line: str) -> bool:
@@ -53,23 +76,42 @@ def _error_col(line: str, error: msgspec.DecodeError) -> tuple[str, int]:
     return message, byte_to_col(line, offset)
 
 
-def _value_end(line: str, start: int) -> int | None:
-    """Column just past the complete JSON value that starts at `start`, or None if none ends on this line."""
+def _value_end(data: memoryview, start: int) -> int | None:
+    """Byte just past the complete JSON value that starts at byte `start`, or None if none ends on this line.
+    A zero-copy view, not a slice, keeps a line of many glued records linear."""
     try:
-        _DECODER.decode(line[start:])
-        return len(line)
+        _DECODER.decode(data[start:])
+        return len(data)
     except msgspec.DecodeError as error:
         text = str(error)
-        if "trailing characters" not in text:
+        match = _BYTE.search(text)
+        if "trailing characters" not in text or match is None:
             return None
-        _, col = _error_col(line[start:], error)
-        return start + col
+        return start + int(match.group(1)) - 1
+
+
+def _cols(data: bytes, offsets: list[int]) -> tuple[int, ...]:
+    """Code-point columns of ascending byte offsets, in one pass over the line."""
+    cols: list[int] = []
+    col = prev = 0
+    for offset in offsets:
+        col += len(data[prev:offset].decode("utf-8", errors="ignore"))
+        cols.append(col)
+        prev = offset
+    return tuple(cols)
 
 
 def decode(line: str) -> Decoded:
     """Classify a line with the generic decoder. Used on the slow path, after a typed decode has failed."""
     if is_blank(line):
         return Decoded(LineKind.BLANK)
+    if too_deep(line):
+        start = len(line) - len(line.lstrip())
+        if _depths(line)[-1] != 0:
+            return Decoded(LineKind.INVALID, error="the line ends in the middle of a JSON value",
+                           error_col=len(line.rstrip()))
+        return Decoded(LineKind.INVALID, error=f"nested deeper than {MAX_DEPTH} levels", error_col=start,
+                       too_deep=True)
     try:
         value = _DECODER.decode(line)
     except msgspec.DecodeError as error:
@@ -81,19 +123,23 @@ def _invalid_or_glued(line: str, error: msgspec.DecodeError) -> Decoded:
     message, col = _error_col(line, error)
     if "trailing characters" not in str(error) or line[col] not in "{[":
         return Decoded(LineKind.INVALID, error=message, error_col=col)
-    first = len(line) - len(line.lstrip())
-    parts = [first, col]
-    pos = col
+    data = line.encode("utf-8", "surrogatepass")
+    view = memoryview(data)
+    first = len(data) - len(data.lstrip())
+    pos = len(line[:col].encode("utf-8", "surrogatepass"))
+    offsets = [first, pos]
+    stop = len(data.rstrip())
     while True:
-        end = _value_end(line, pos)
-        if end is None or end >= len(line.rstrip()):
+        end = _value_end(view, pos)
+        if end is None or end >= stop:
             break
-        rest = len(line) - len(line[end:].lstrip())
-        if line[rest] not in "{[":
+        rest = _SPACE.match(data, end).end()  # type: ignore[union-attr]
+        if data[rest : rest + 1] not in (b"{", b"["):
             break
-        parts.append(rest)
+        offsets.append(rest)
         pos = rest
-    return Decoded(LineKind.GLUED, error=message, error_col=col, parts=tuple(parts))
+    parts = _cols(data, offsets)
+    return Decoded(LineKind.GLUED, error=message, error_col=col, parts=parts)
 
 
 def split_glued(line: str, parts: tuple[int, ...]) -> list[str]:

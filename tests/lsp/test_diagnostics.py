@@ -194,3 +194,19 @@ async def test_link_edits_in_a_long_file_after_the_server_compressed_it(editor: 
     assert shape(typed) == editor.expected(ELYRA)
     inserted = await editor.edit(ELYRA, 300, 0, 300, 0, '{"type":"label"}\n')
     assert shape(inserted) == editor.expected(ELYRA) and any(d.range.start.line == 300 for d in inserted)
+
+
+@pytest.mark.parametrize("deep", ["[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+async def test_a_line_nested_100000_deep_typed_into_a_document_is_reported_and_the_server_lives(
+        editor: Editor, deep: str) -> None:
+    await editor.open(ELYRA, SESSIONS["elyra"]())
+    found = await editor.edit(ELYRA, 1, 0, 1, 0, deep + "\n")
+    code = "ELY001" if deep.endswith("[") else "ELY007"
+    assert {d.code for d in found if d.range.start.line == 1} == {code}
+    for col in (0, 50_000):
+        await editor.client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(ELYRA), editor.position(ELYRA, 1, col)))
+        await editor.client.text_document_selection_range_async(types.SelectionRangeParams(
+            types.TextDocumentIdentifier(ELYRA), [editor.position(ELYRA, 1, col)]))
+    repaired = await editor.edit(ELYRA, 1, 0, 2, 0, "")
+    assert problems(repaired) == []

@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from ..lines import too_deep
 from .model import ElyraModel
 
 COMPACTION_SUMMARY_PREFIX = ("The conversation history before this point was compacted into the following "
@@ -66,6 +67,8 @@ def build_context(lines: Sequence[str], model: ElyraModel, leaf_line: int | None
 
 
 def _decode(text: str) -> dict[str, Any]:
+    if too_deep(text):
+        return {}
     try:
         value = _DECODER.decode(text)
     except msgspec.DecodeError:

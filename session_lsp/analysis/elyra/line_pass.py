@@ -19,7 +19,7 @@ from .. import validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
-from ..lines import LineKind, decode
+from ..lines import MAX_DEPTH, LineKind, decode, too_deep
 from ..results import LineResult
 from ..text import LastSeen, shared
 from . import schema
@@ -64,6 +64,8 @@ Checked = tuple[EntryFacts, str]
 
 
 def analyze_line(text: str, info: FormatInfo) -> LineResult:
+    if too_deep(text):
+        return _slow(text, info)
     try:
         line = _DECODER.decode(text)
     except msgspec.DecodeError:
@@ -108,6 +110,11 @@ def _slow(text: str, info: FormatInfo) -> LineResult:
     if kind is LineKind.BLANK:
         issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
         return LineResult(kind, None, (issue,))
+    if decoded.too_deep:
+        message = (f"JSON nested deeper than {MAX_DEPTH} levels: pi's JSON.parse reads it, but this checker does "
+                   "not decode it, so nothing in the line is checked")
+        return LineResult(kind, None, (LineIssue("ELY007", decoded.error_col, len(text.rstrip()), message),),
+                          "too deep")
     if kind is LineKind.INVALID:
         col = decoded.error_col
         end = col + 1 if col < len(text.rstrip()) else col
