@@ -63,7 +63,7 @@ def test_every_corpus_file_is_analysed(path: Path) -> None:
     assert kind is (Kind.UNKNOWN if path.parent.name == "confusables" else Kind.ELYRA)
 
 
-@pytest.mark.parametrize("path", corpus("elyra-pi-written"), ids=name)
+@pytest.mark.parametrize("path", corpus("elyra-pi-written") + corpus("elyra-pi-1.6-written"), ids=name)
 def test_files_written_by_pi_have_no_error_or_warning(path: Path) -> None:
     assert problems(check(path)[1]) == []
 

@@ -323,7 +323,9 @@ def test_a_line_forced_onto_the_slow_path_has_the_same_facts_and_title() -> None
         if isinstance(expected, HeaderFacts):
             expected = msgspec.structs.replace(expected, header_bytes=len(longer.encode()))
         assert (slow.facts, slow.title) == (expected, fast.title), text[:200]
-        assert [issue.code for issue in slow.issues] == ["ELY034"] + [issue.code for issue in fast.issues]
+        unknown = [] if isinstance(expected, HeaderFacts) else ["ELY034"]
+        # pi 1.x allows custom metadata keys in the header, so only entries report an unknown key.
+        assert [issue.code for issue in slow.issues] == unknown + [issue.code for issue in fast.issues]
 
 
 # -- real files -------------------------------------------------------------------------------------------------

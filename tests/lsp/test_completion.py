@@ -53,9 +53,9 @@ def labels(items: list[types.CompletionItem]) -> list[str]:
 TAG_VALUES = [
     # (fixture, where, what is typed, the values offered, in order)
     (ELYRA, 12, '{"type":"|"}', ["message", "thinking_level_change", "model_change", "compaction", "branch_summary",
-                                  "custom", "custom_message", "label", "session_info"]),  # no second header
+                                  "custom", "custom_message", "label", "session_info", "usage", "context_edit"]),  # no second header
     (ELYRA, 12, '{"type":"message","message":{"role":"|"}}',
-     ["user", "assistant", "toolResult", "bashExecution", "custom"]),  # not hookMessage in v3, nor summaries
+     ["user", "assistant", "toolResult", "bashExecution", "custom", "system"]),  # not hookMessage in v3, nor summaries
     (ELYRA, 12, '{"type":"message","message":{"role":"user","content":[{"type":"|"}]}}',
      ["text", "image"]),  # the blocks a user message may hold
     (ELYRA, 12, '{"type":"message","message":{"role":"assistant","content":[{"type":"|"}]}}',
@@ -85,7 +85,7 @@ async def test_hook_message_role_is_offered_in_a_v2_file(shared_editor: Editor) 
     lines[0] = lines[0].replace('"version":3', '"version":2')
     _, _, _, items = await complete_at(shared_editor, ELYRA, 12, '{"type":"message","message":{"role":"|"}}',
                                        lines=lines)
-    assert labels(items) == ["user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage"]
+    assert labels(items) == ["user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage", "system"]
 
 
 async def test_tag_values_document_their_required_fields(shared_editor: Editor) -> None:
@@ -99,7 +99,7 @@ FIELD_NAMES = [
     (ELYRA, '{"type":"label",|}', ["targetId", "timestamp", "id", "parentId", "label"]),
     (ELYRA, '{"type":"label","targetId":"e0000004",|}', ["timestamp", "id", "parentId", "label"]),
     (ELYRA, '{"type":"compaction","id":"abcd0123",|}',
-     ["summary", "tokensBefore", "timestamp", "firstKeptEntryId", "parentId", "details", "fromHook"]),
+     ["summary", "tokensBefore", "timestamp", "firstKeptEntryId", "parentId", "details", "fromHook", "systemMessage", "usage"]),
     (THNDRS, '{"type":"usage",|}', ["schema_version", "seq", "time", "input_tokens", "output_tokens"]),
 ]
 
@@ -207,7 +207,7 @@ async def test_new_entry_snippet_on_an_empty_line(shared_editor: Editor, index: 
     assert labels(items) == [
         "user message entry", "assistant message entry", "toolResult message entry", "bashExecution message entry",
         "custom message entry", "thinking_level_change entry", "model_change entry", "compaction entry",
-        "branch_summary entry", "custom entry", "custom_message entry", "label entry", "session_info entry"]
+        "branch_summary entry", "custom entry", "custom_message entry", "label entry", "session_info entry", "usage entry", "context_edit entry"]
     user = items[0]
     assert user.kind == types.CompletionItemKind.Snippet
     assert user.insert_text_format == types.InsertTextFormat.Snippet

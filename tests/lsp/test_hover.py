@@ -212,7 +212,7 @@ async def test_unknown_role_value_lists_the_known_ones(shared_editor: Editor) ->
     found = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), inside(editor, uri, 1,
                                                                                               '"robot"')))
     assert markdown(found) == ("`role` **`robot`** is not a known role. Known: `user`, `assistant`, `toolResult`, "
-                               "`bashExecution`, `custom`, `hookMessage`, `branchSummary`, `compactionSummary`.")
+                               "`bashExecution`, `custom`, `hookMessage`, `branchSummary`, `compactionSummary`, `system`.")
 
 
 DANGLING = [

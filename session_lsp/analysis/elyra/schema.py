@@ -178,10 +178,31 @@ class CompactionSummaryMessage(_Message, tag="compactionSummary"):
     tokens_before: float
 
 
-Message = Union[UserMessage, AssistantMessage, ToolResultMessage, BashExecutionMessage, CustomMessage, HookMessage,
-                BranchSummaryMessage, CompactionSummaryMessage]
+class ToolSpec(_Object):
+    name: str
+    description: str
+    parameters: Any
 
-MESSAGE_ROLES: frozenset[str] = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage"})
+
+class ToolName(_Object):
+    name: str
+
+
+class SystemMessage(_Message, tag="system"):
+    """pi 1.x (spec §7.1): the first one persists the whole prompt and tools, later ones patch them."""
+
+    role: ClassVar[str] = "system"
+    content: str | list[TextContent]
+    sections: dict[str, str | None] | UnsetType = UNSET
+    tools_added: list[ToolSpec] | UnsetType = UNSET
+    tools_removed: list[ToolName] | UnsetType = UNSET
+
+
+Message = Union[UserMessage, AssistantMessage, ToolResultMessage, BashExecutionMessage, CustomMessage, HookMessage,
+                BranchSummaryMessage, CompactionSummaryMessage, SystemMessage]
+
+MESSAGE_ROLES: frozenset[str] = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage",
+                                           "system"})
 SUMMARY_ROLES: frozenset[str] = frozenset({"branchSummary", "compactionSummary"})
 
 
@@ -189,7 +210,9 @@ class _Line(_Object, tag_field="type"):
     type: ClassVar[str]
 
 
-class SessionHeader(_Line, tag="session"):
+class SessionHeader(_Line, tag="session", forbid_unknown_fields=False):
+    """Unknown keys are accepted: pi 1.x allows custom metadata in the header (spec §7.1)."""
+
     type: ClassVar[str] = "session"
     id: str
     timestamp: str
@@ -240,6 +263,9 @@ class CompactionEntry(EntryBase, tag="compaction"):
     """v1 only: index into the parsed lines (header = 0)."""
     details: Any = UNSET
     from_hook: bool | UnsetType = UNSET
+    system_message: SystemMessage | UnsetType = UNSET
+    """pi 1.x: the prompt and tools checkpoint at the boundary."""
+    usage: Usage | UnsetType = UNSET
 
 
 class BranchSummaryEntry(EntryBase, tag="branch_summary"):
@@ -248,6 +274,7 @@ class BranchSummaryEntry(EntryBase, tag="branch_summary"):
     summary: str
     details: Any = UNSET
     from_hook: bool | UnsetType = UNSET
+    usage: Usage | UnsetType = UNSET
 
 
 class CustomEntry(EntryBase, tag="custom"):
@@ -275,8 +302,31 @@ class SessionInfoEntry(EntryBase, tag="session_info"):
     name: str | UnsetType = UNSET
 
 
+class UsageEntry(EntryBase, tag="usage"):
+    """pi 1.x: tokens spent outside the conversation (e.g. `cache_warm`); counted in totals, never in context."""
+
+    type: ClassVar[str] = "usage"
+    kind: str
+    provider: str
+    model: str
+    usage: Usage
+    note: str | UnsetType = UNSET
+
+
+class ContextReplacement(_Object):
+    content: str | list[Union[TextContent, ImageContent, ThinkingContent, ToolCall]]
+
+
+class ContextEditEntry(EntryBase, tag="context_edit"):
+    """pi 1.x: an append-only edit of an earlier entry's context contribution; `null` omits the target."""
+
+    type: ClassVar[str] = "context_edit"
+    target_id: str
+    replacement: ContextReplacement | None
+
+
 Entry = Union[MessageEntry, ThinkingLevelChangeEntry, ModelChangeEntry, CompactionEntry, BranchSummaryEntry,
-              CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry]
+              CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry, UsageEntry, ContextEditEntry]
 
 Line = Union[SessionHeader, Entry]
 """What one object line of an Elyra file can be."""
