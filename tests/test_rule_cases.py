@@ -1,7 +1,8 @@
 """Data-driven rule tests: each `tests/cases/<format>/<name>.jsonl` sits beside `<name>.expected`, which lists
 every diagnostic the file must produce, one `LINE CODE SEVERITY` per line (1-based line; `#` starts a comment).
-A case named `clean-*` must list nothing. An expected file whose first line is `#! exists` is checked with
-`os.path.exists` passed in, as the CLI does (rules about other files on disk need it).
+A case named `clean-*` must list nothing. The first lines of an expected file may hold directives: `#! exists`
+checks the case with `os.path.exists` passed in, as the CLI does (rules about other files on disk need it);
+`#! pi 0.73` checks it for that pi release (`--pi-version`) instead of the newest.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from session_lsp.analysis import RULES, Options, Span, analyze
+from session_lsp.analysis.elyra.releases import RELEASES
 from session_lsp.analysis.registry import PLANNED
 from session_lsp.analysis.text import decode_bytes
 
@@ -36,9 +38,12 @@ def _expected(case: Path) -> Counter[tuple[int, str, str]]:
 def _actual(case: Path) -> Counter[tuple[int, str, str]]:
     text, bad = decode_bytes(case.read_bytes())
     invalid = [Span(line, start, line, end) for line, start, end in bad]
-    directives = case.with_suffix(".expected").read_text(encoding="utf-8").splitlines()[:1]
-    exists = os.path.exists if directives and directives[0].startswith("#! exists") else None
-    document = analyze(text, Options(path=case.name, exists=exists), invalid)
+    directives = [line.split()[1:] for line in case.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
+                  if line.startswith("#! ")]
+    exists = os.path.exists if any(words[:1] == ["exists"] for words in directives) else None
+    release = next((words[1] for words in directives if words[:1] == ["pi"]), None)
+    assert release is None or release in RELEASES, f"unknown pi release {release!r}"
+    document = analyze(text, Options(path=case.name, exists=exists, pi_version=release), invalid)
     return Counter((d.span.line + 1, d.code, d.severity.label) for d in document.diagnostics())
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Sequence
+from functools import partial
 
 from .anchors import AnchorResolver
 from .detect import DETECTION_HORIZON, FormatInfo, Kind, detect
@@ -53,7 +54,10 @@ def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     if info.kind is Kind.ELYRA:
         from . import elyra
 
-        return TwoPassAnalyzer(info, options, elyra.analyze_line, elyra.link, elyra.relink)
+        from .elyra.releases import release
+
+        line_pass = partial(elyra.analyze_line, release=release(options.pi_version))
+        return TwoPassAnalyzer(info, options, line_pass, elyra.link, elyra.relink)
     if info.kind is Kind.THNDRS:
         from . import thndrs
 

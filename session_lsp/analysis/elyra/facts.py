@@ -51,6 +51,8 @@ class SpecialFacts(msgspec.Struct, frozen=True, gc=False):
     """For label entries: the label text (None or "" clears the target's label)."""
     name: str | None = None
     """For session_info entries: the session name."""
+    omits: bool = False
+    """For context_edit entries: `replacement` is null (the target leaves the context)."""
 
 
 NO_SPECIALS = SpecialFacts()
@@ -81,3 +83,4 @@ class EntryFacts(msgspec.Struct, frozen=True, gc=False):
     target_id = Forwarded[str | None]()
     label = Forwarded[str | None]()
     name = Forwarded[str | None]()
+    omits = Forwarded[bool]()

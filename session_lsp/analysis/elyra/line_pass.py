@@ -23,6 +23,7 @@ from ..lines import MAX_DEPTH, LineKind, decode, too_deep
 from ..results import LineResult
 from ..text import LastSeen, shared
 from . import schema
+from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
 from .findings import Finding, Mark, to_issues
 from .loose import has, line_view
@@ -34,9 +35,6 @@ _DECODER = msgspec.json.Decoder(schema.Line)
 _OBJECT = LineKind.OBJECT
 
 CURRENT_VERSION = 3
-HEADER_LIMIT = 512
-"""Bytes of the first line that `pi --continue` reads."""
-STOP_REASONS = frozenset({"stop", "length", "toolUse", "error", "aborted", "pending", "deferred"})
 FAILED_STOPS = frozenset({"error", "aborted"})
 _PLAIN_STOPS = frozenset({"stop", "length", "toolUse"})
 
@@ -63,29 +61,30 @@ Base = tuple[str | None, str | None, bool, str | None, bool, str | None]
 Checked = tuple[EntryFacts, str]
 
 
-def analyze_line(text: str, info: FormatInfo) -> LineResult:
+def analyze_line(text: str, info: FormatInfo, release: PiRelease = RELEASES[DEFAULT_RELEASE]) -> LineResult:
+    """`release` is the pi whose behaviour the messages state (what it knows, its header scan limit)."""
     if too_deep(text):
-        return _slow(text, info)
+        return _slow(text, info, release)
     try:
         line = _DECODER.decode(text)
     except msgspec.DecodeError:
-        return _slow(text, info)
+        return _slow(text, info, release)
     except UnicodeEncodeError:
         # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
-        return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info)
+        return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, release)
     findings: list[Finding] = []
     if line.type == "message":
-        facts, title = _entry(line, info, findings)
+        facts, title = _entry(line, info, findings, release)
         return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
-    return _object(text, line, info, findings)
+    return _object(text, line, info, findings, release)
 
 
-def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding]) -> LineResult:
+def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding], release: PiRelease) -> LineResult:
     facts: EntryFacts | HeaderFacts
     if line.type == "session":
-        facts, title = _header(text, line, findings)
+        facts, title = _header(text, line, findings, release)
     else:
-        facts, title = _entry(line, info, findings)
+        facts, title = _entry(line, info, findings, release)
     return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
 
 
@@ -100,13 +99,13 @@ def _version(info: FormatInfo) -> int:
 
 # -- the slow path --------------------------------------------------------------------------------------------------
 
-def _slow(text: str, info: FormatInfo) -> LineResult:
+def _slow(text: str, info: FormatInfo, release: PiRelease) -> LineResult:
     decoded = decode(text)
     kind = decoded.kind
     if kind is LineKind.INVALID and ("\\ud" in text or "\\uD" in text):
         mended = _mend_surrogates(text)
         if mended != text:
-            return analyze_line(mended, info)
+            return analyze_line(mended, info, release)
     if kind is LineKind.BLANK:
         issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
         return LineResult(kind, None, (issue,))
@@ -137,7 +136,7 @@ def _slow(text: str, info: FormatInfo) -> LineResult:
                           f"a JSON {what}, not an object: pi keeps it as an entry; {consequence}")
         return LineResult(kind, JUNK_FACTS, (issue,), f"not an object ({what})")
     raw: dict[str, Any] = decoded.value
-    return _object(text, line_view(raw), info, _schema_findings(raw, info))
+    return _object(text, line_view(raw), info, _schema_findings(raw, info), release)
 
 
 _ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)")
@@ -180,7 +179,7 @@ def _schema_findings(raw: dict[str, Any], info: FormatInfo) -> list[Finding]:
 
 # -- header ---------------------------------------------------------------------------------------------------------
 
-def _header(text: str, header: Any, findings: list[Finding]) -> tuple[HeaderFacts, str]:
+def _header(text: str, header: Any, findings: list[Finding], release: PiRelease) -> tuple[HeaderFacts, str]:
     version = header.version
     if version is not UNSET:
         if version <= 0:
@@ -203,10 +202,11 @@ def _header(text: str, header: Any, findings: list[Finding]) -> tuple[HeaderFact
             findings.append(Finding("ELY017", (key,), Mark.KEY,
                                     f"`{key}` is a legacy v1/v2 header field: current pi ignores it{note}"))
     size = len(text) if text.isascii() else len(text.encode("utf-8"))
-    if size > HEADER_LIMIT:
+    limit = release.header_scan_bytes
+    if size > limit:
         findings.append(Finding("ELY012", (), Mark.VALUE,
-                                f"the header line is {size} bytes: `pi --continue` reads only the first "
-                                f"{HEADER_LIMIT} bytes, cannot parse them and ignores this session"))
+                                f"the header line is {size} bytes: {release.name}'s `--continue` reads only the "
+                                f"first {limit} bytes, cannot parse them and ignores this session"))
     parent, parent_key = header.parent_session, "parentSession"
     if parent is UNSET:
         parent, parent_key = header.branched_from, "branchedFrom"
@@ -228,7 +228,7 @@ def _header(text: str, header: Any, findings: list[Finding]) -> tuple[HeaderFact
 
 # -- entries --------------------------------------------------------------------------------------------------------
 
-def _entry(entry: Any, info: FormatInfo, findings: list[Finding]) -> Checked:
+def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRelease) -> Checked:
     kind, entry_id, parent, timestamp = entry.type, entry.id, entry.parent_id, entry.timestamp
     version = info.version
     if version is None or version >= 2:
@@ -258,11 +258,14 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding]) -> Checked:
         time_fact,
     )
     if kind == "message":
-        return _message(entry, info, findings, base)
+        return _message(entry, info, findings, base, release)
+    unknown = release.unknown_entry_types.get(kind)
+    if unknown is not None:
+        findings.append(Finding("ELY030", ("type",), Mark.VALUE, unknown))
     check = _CHECKS.get(kind)
     if check is None:
         return EntryFacts(*base), ("entry without a type" if kind is UNSET else clip(kind))
-    return check(entry, info, findings, base)
+    return check(entry, info, findings, base, release)
 
 
 def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
@@ -273,13 +276,17 @@ def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
                                     "`undefined`, so it is unreachable and breaks the chain of its children"))
 
 
-def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+             release: PiRelease) -> Checked:
     message = entry.message
     role = UNSET if message is UNSET else message.role
     if role is UNSET:
         return EntryFacts(*base), "message"
+    unknown = release.unknown_roles.get(role)
+    if unknown is not None:
+        findings.append(Finding("ELY060", ("message", "role"), Mark.VALUE, unknown))
     if role == "assistant":
-        return _assistant(message, findings, base)
+        return _assistant(message, findings, base, release)
     if role == "toolResult":
         name, call_id = message.tool_name, message.tool_call_id
         name = None if name is UNSET else shared(name)
@@ -322,10 +329,13 @@ def _hook_message(info: FormatInfo) -> Finding:
                    Severity.INFORMATION)
 
 
-def _assistant(message: Any, findings: list[Finding], base: Base) -> Checked:
+def _assistant(message: Any, findings: list[Finding], base: Base, release: PiRelease) -> Checked:
     stop = message.stop_reason
     if stop not in _PLAIN_STOPS or message.error_message is not UNSET:
-        _stop_findings(stop, message.error_message is not UNSET, findings)
+        _stop_findings(stop, message.error_message is not UNSET, findings, release)
+    level = message.thinking_level
+    if level is not UNSET and level not in release.thinking_levels:
+        findings.append(_unknown_level(("message", "thinkingLevel"), level, release))
     usage = message.usage
     if usage is not UNSET and (usage.total_tokens is UNSET or usage.cost is UNSET):
         absent = [key for attr, key in (("total_tokens", "totalTokens"), ("cost", "cost"))
@@ -349,14 +359,20 @@ def _assistant(message: Any, findings: list[Finding], base: Base) -> Checked:
     return facts, with_text("assistant" + suffix, first_text(content))
 
 
-def _stop_findings(stop: Any, has_error: bool, findings: list[Finding]) -> None:
+def _stop_findings(stop: Any, has_error: bool, findings: list[Finding], release: PiRelease) -> None:
     if stop is UNSET:
         return
     path = ("message", "stopReason")
-    if stop not in STOP_REASONS:
+    if stop not in release.stop_reasons:
+        known = ", ".join(sorted(release.stop_reasons))
         findings.append(Finding("ELY062", path, Mark.VALUE,
-                                f"stop reason {stop!r} is not one pi writes (stop, length, toolUse, error, "
-                                "aborted): pi's UI and retry logic branch on it"))
+                                f"stop reason {stop!r} is not one {release.name} knows ({known}): pi's UI and retry "
+                                "logic branch on it"))
+    elif stop == "pending":
+        findings.append(Finding("ELY068", path, Mark.VALUE,
+                                f"stopReason \"pending\" marks a response still streaming: {release.name} never "
+                                "persists it, so this message was written mid-stream (a crash or another tool); "
+                                "pi sends it to the model as it is"))
     failed = stop in FAILED_STOPS
     if failed:
         findings.append(Finding("ELY063", path, Mark.VALUE,
@@ -410,7 +426,8 @@ def _is_base64(data: str) -> bool:
     return True
 
 
-def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+                release: PiRelease) -> Checked:
     kept_id, index = entry.first_kept_entry_id, entry.first_kept_entry_index
     has_index = has(entry, "first_kept_entry_index")
     if _tree(info):
@@ -436,7 +453,8 @@ def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Bas
     return facts, f"compaction ({tokens(entry.tokens_before)})"
 
 
-def _branch_summary(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _branch_summary(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+                    release: PiRelease) -> Checked:
     from_id, summary = entry.from_id, entry.summary
     if summary == "":
         findings.append(Finding("ELY055", ("summary",), Mark.VALUE,
@@ -445,7 +463,8 @@ def _branch_summary(entry: Any, info: FormatInfo, findings: list[Finding], base:
     return facts, with_text("branch_summary", None if summary is UNSET else summary)
 
 
-def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+           release: PiRelease) -> Checked:
     target, label = entry.target_id, entry.label
     target = None if target is UNSET else target
     facts = EntryFacts(*base, special=SpecialFacts(target_id=target, label=None if label is UNSET else label))
@@ -458,7 +477,8 @@ def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) ->
     return facts, ("label" if label is UNSET else clip(f'label "{label}"'))
 
 
-def _session_info(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _session_info(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+                  release: PiRelease) -> Checked:
     name = entry.name
     facts = EntryFacts(*base, special=SpecialFacts(name=None if name is UNSET else name))
     if not has(entry, "name") or (name is not UNSET and not name.strip()):
@@ -469,27 +489,49 @@ def _session_info(entry: Any, info: FormatInfo, findings: list[Finding], base: B
     return facts, ("session_info" if name is UNSET else clip(f'session "{name}"'))
 
 
-def _custom_message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _custom_message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+                    release: PiRelease) -> Checked:
     _images(entry.content, findings, ())
     custom = entry.custom_type
     head = "custom_message" if custom is UNSET else f"custom_message {custom}"
     return EntryFacts(*base), with_text(head, first_text(entry.content))
 
 
-def _custom(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _custom(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+            release: PiRelease) -> Checked:
     custom = entry.custom_type
     return EntryFacts(*base), ("custom" if custom is UNSET else clip(f"custom {custom}"))
 
 
-def _model_change(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _model_change(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+                  release: PiRelease) -> Checked:
     provider, model = entry.provider, entry.model_id
     title = f"model {'?' if provider is UNSET else provider}/{'?' if model is UNSET else model}"
     return EntryFacts(*base), clip(title)
 
 
-def _thinking_level(entry: Any, info: FormatInfo, findings: list[Finding], base: Base) -> Checked:
+def _thinking_level(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+                    release: PiRelease) -> Checked:
     level = entry.thinking_level
+    if level is not UNSET and level not in release.thinking_levels:
+        findings.append(_unknown_level(("thinkingLevel",), level, release))
     return EntryFacts(*base), ("thinking_level_change" if level is UNSET else clip(f"thinking {level}"))
+
+
+def _unknown_level(path: Path, level: str, release: PiRelease) -> Finding:
+    known = ", ".join(sorted(release.thinking_levels))
+    return Finding("ELY069", path, Mark.VALUE,
+                   f"thinking level {level!r} is not one {release.name} knows ({known}): pi passes it on to the "
+                   "provider, which rejects it or falls back to its own default")
+
+
+def _context_edit(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
+                  release: PiRelease) -> Checked:
+    target = entry.target_id
+    target = None if target is UNSET else target
+    omits = entry.replacement is None
+    facts = EntryFacts(*base, special=SpecialFacts(target_id=target, omits=omits))
+    return facts, clip(f"context_edit {'omits' if omits else 'edits'} {target or '?'}")
 
 
 _CHECKS = {
@@ -502,4 +544,5 @@ _CHECKS = {
     "custom": _custom,
     "model_change": _model_change,
     "thinking_level_change": _thinking_level,
+    "context_edit": _context_edit,
 }

@@ -22,6 +22,8 @@ from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
 from .facts import EntryFacts, HeaderFacts
+from .releases import PiRelease
+from .releases import release as pi_release
 from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
 
 FAILED_STOPS = frozenset({"error", "aborted"})
@@ -43,7 +45,7 @@ def is_tree(info: FormatInfo) -> bool:
 
 def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
     model = ElyraModel(results, is_tree(info), info.version)
-    checker = _Checker(model)
+    checker = _Checker(model, pi_release(options.pi_version))
     checker.file_rules(lines, results, info, options)
     if model.tree:
         checker.id_rules()
@@ -93,7 +95,7 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
         return None
     if crossing is None or new is None:
         return None
-    checker = _Checker(new)
+    checker = _Checker(new, pi_release(options.pi_version))
     checker.file_rules(lines, results, info, options)
     checker.id_rules()
     checker.reference_rules()
@@ -104,6 +106,10 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     checker.leaf_rule()
     return Linked(new, checker.issues)
 
+
+_SPEAKING_TYPES = frozenset({"custom_message", "branch_summary", "compaction"})
+"""Entry types (besides messages) that put a message into pi's model context."""
+_EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
 
 _TREE_FIELDS = frozenset({"parent_id", "has_parent", "timestamp"})
 _RELINKED = _TREE_FIELDS | {"tool_call_id", "tool_name"}
@@ -155,8 +161,9 @@ def _crossing_pairs(model: ElyraModel, line: int) -> dict[int, int] | None:
 
 
 class _Checker:
-    def __init__(self, model: ElyraModel) -> None:
+    def __init__(self, model: ElyraModel, release: PiRelease) -> None:
         self.model = model
+        self.release = release
         self.facts = model.line_facts
         self.issues: list[LinkIssue] = []
 
@@ -173,8 +180,8 @@ class _Checker:
         model, facts = self.model, self.facts
         if results and results[-1].kind is not LineKind.BLANK:
             self.add("ELY005", len(results) - 1, (),
-                     "the file does not end with a newline: pi ends every line it writes, so the last write was "
-                     "probably cut short, and pi's next append would be glued onto this line (losing both records)")
+                     f"the file does not end with a newline (pi ends every line it writes): "
+                     f"{self.release.final_newline}", severity=self.release.final_newline_severity)
         self._header_missing(info)
         for duplicate in model.headers[1:]:
             self.add("ELY013", duplicate, ("type",),
@@ -202,8 +209,7 @@ class _Checker:
     def _header_missing(self, info: FormatInfo) -> None:
         model, facts = self.model, self.facts
         entries = len(model.entry_lines)
-        consequence = (f"pi treats the file as empty and, when the session is opened, starts a fresh one and "
-                       f"rewrites the file with only a new header: all {entries} entries are destroyed")
+        consequence = self.release.bad_header.format(entries=entries)
         first = model.first_parsed
         if first is None:
             where = info.header_line if info.header_line is not None else 0
@@ -363,6 +369,34 @@ class _Checker:
                     self.add("ELY053", line, ("targetId",),
                              f"targetId {target!r} names no entry: pi stores the label against nothing and never "
                              "shows it (pi's own API refuses to write this)")
+            elif kind == "context_edit" and self.release.projection:
+                self._context_edit(line, found)
+
+    def _context_edit(self, line: int, found: EntryFacts) -> None:
+        """ELY058: pi's `projectContextEntry` omits any target that yields messages, but replaces content only of
+        user, assistant, toolResult and custom messages; an edit of anything else changes nothing."""
+        target_id = found.target_id
+        if target_id is None:
+            return
+        target = self.model.by_id.get(target_id)
+        name = self.release.name
+        if target is None:
+            self.add("ELY058", line, ("targetId",),
+                     f"targetId {target_id!r} names no entry: {name} applies this edit to nothing, so it has no "
+                     "effect")
+            return
+        aimed = self.facts[target]
+        kind = aimed.type if type(aimed) is EntryFacts else "session"
+        speaks = kind in _SPEAKING_TYPES or (kind == "message" and aimed.role is not None)
+        editable = kind == "custom_message" or (kind == "message" and aimed.role in _EDITABLE_ROLES)
+        if speaks and (found.omits or editable):
+            return
+        what = f"a `{aimed.role}` message" if kind == "message" else f"a `{kind}` entry"
+        why = ("sends nothing to the model for it" if not speaks
+               else "replaces the content only of user, assistant, toolResult and custom messages")
+        self.add("ELY058", line, ("targetId",),
+                 f"this edit targets {what} (line {target + 1}): {name} {why}, so the edit has no effect",
+                 related=((target, ("id",), "the entry this edit names"),))
 
     def v1_rules(self) -> None:
         """ELY022: a v1 `firstKeptEntryIndex` that pi's migration cannot turn into a `firstKeptEntryId`."""
@@ -648,7 +682,8 @@ class _Checker:
         if model.tree:
             for line in compactions:
                 kept = model.first_kept(line)
-                if kept is not None and (kept == line or not model.is_ancestor(kept, line)):
+                # its own id is a retain-none compaction (pi 1.x writes it; both releases then keep nothing)
+                if kept is not None and kept != line and not model.is_ancestor(kept, line):
                     self.add("ELY051", line, ("firstKeptEntryId",),
                              f"firstKeptEntryId names line {kept + 1}, which is not an ancestor of this compaction: "
                              "pi keeps nothing from before the compaction, so only the summary and what follows it "

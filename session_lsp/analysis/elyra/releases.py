@@ -1,9 +1,18 @@
-"""The pi releases session-lsp can speak for, as data: what each one's loader does is looked up here, never tested
-by scattered version conditions in the rules. Adding a release is adding a row."""
+"""The pi releases session-lsp can speak for, as data: what each one knows and what its loader does is looked up
+here, never tested by scattered version conditions in the rules. Adding a release is adding a row.
+
+Every value was checked against the real package named in the row (its session-manager.js, messages.js and
+pi-ai's types.d.ts) and, for the loader, by running it on the same files (docs/formats.md, spec section 7).
+"""
 
 from __future__ import annotations
 
 import msgspec
+
+from ..diagnostics import Severity
+
+_LEVELS_073 = frozenset({"off", "minimal", "low", "medium", "high", "xhigh"})
+_STOPS_073 = frozenset({"stop", "length", "toolUse", "error", "aborted"})
 
 
 class PiRelease(msgspec.Struct, frozen=True):
@@ -11,13 +20,63 @@ class PiRelease(msgspec.Struct, frozen=True):
     """What `--pi-version` and the `sessionLsp.piVersion` setting accept, e.g. "1.6"."""
     package: str
     """The npm package and version this row was verified against."""
+    name: str
+    """How messages name it: "pi 1.6"."""
+    bad_header: str
+    """What the loader does with a file whose first parseable line is not a header with a string id; `{entries}`
+    is the number of entries in the file."""
+    final_newline: str
+    """What happens to a file whose last line has no `\\n`."""
+    final_newline_severity: Severity
+    header_scan_bytes: int
+    """How much of the first line `pi --continue` reads to find a session's header."""
+    thinking_levels: frozenset[str]
+    stop_reasons: frozenset[str]
+    unknown_entry_types: dict[str, str] = {}
+    """Entry types newer releases write that this one does not know, with what it does with them."""
+    unknown_roles: dict[str, str] = {}
+    """Message roles newer releases write that this one does not know, with what it does with them."""
+    projection: bool = False
+    """pi 1.x's `buildSessionProjection`: `context_edit` entries applied, system messages sent, a compaction's
+    `systemMessage` checkpoint replacing the system messages before it (0.73 ignores all three)."""
 
 
 RELEASES: dict[str, PiRelease] = {
     release.key: release
     for release in (
-        PiRelease("0.73", "@mariozechner/pi-coding-agent@0.73.1"),
-        PiRelease("1.6", "@earendil-works/pi-coding-agent@1.6.0"),
+        PiRelease(
+            "0.73", "@mariozechner/pi-coding-agent@0.73.1", "pi 0.73",
+            bad_header="pi 0.73 treats the file as empty and, when the session is opened, starts a fresh one and "
+                       "rewrites the file with only a new header: all {entries} entries are destroyed",
+            final_newline="pi 0.73 appends its next entry straight onto this line, so both records become one "
+                          "unparseable line and are lost",
+            final_newline_severity=Severity.WARNING,
+            header_scan_bytes=512,
+            thinking_levels=_LEVELS_073,
+            stop_reasons=_STOPS_073,
+            unknown_entry_types={
+                "usage": "pi 0.73 does not know `usage` entries (pi 1.x's): it keeps the line as a tree node and "
+                         "leaves it out of token and cost totals",
+                "context_edit": "pi 0.73 ignores `context_edit` (pi 1.x's): this edit has no effect, and the "
+                                "target goes to the model as written",
+            },
+            unknown_roles={
+                "system": "pi 0.73 does not know the `system` role (pi 1.x's): it keeps the entry but leaves the "
+                          "message out of what it sends to the model",
+            },
+        ),
+        PiRelease(
+            "1.6", "@earendil-works/pi-coding-agent@1.6.0", "pi 1.6",
+            bad_header="pi 1.6 refuses to open it (\"Session file is not a valid pi session\") and leaves the "
+                       "file untouched: none of its {entries} entries can be resumed",
+            final_newline="pi 1.6 adds the missing newline when it loads the file, so nothing is lost; the last "
+                          "write was probably cut short",
+            final_newline_severity=Severity.INFORMATION,
+            header_scan_bytes=1024 * 1024,
+            thinking_levels=_LEVELS_073 | {"max"},
+            stop_reasons=_STOPS_073 | {"pending", "deferred"},
+            projection=True,
+        ),
     )
 }
 DEFAULT_RELEASE = "1.6"

@@ -46,6 +46,8 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
                            "the context (usually written by a newer pi or a fork)")
         return Finding("ELY031", path, Mark.MISSING if kind is _Kind.MISSING else Mark.VALUE,
                        "the entry has no string `type`: pi cannot classify it and treats it as an unknown entry")
+    if path[:1] == ("replacement",) and raw.get("type") == "context_edit" and kind is not _Kind.UNKNOWN_FIELD:
+        return _bad_replacement(path == ("replacement",) and kind is _Kind.MISSING)
     if kind is _Kind.UNKNOWN_FIELD:
         return Finding("ELY034", path, Mark.KEY,
                        f"`{name}` is not a field pi knows: pi keeps it in the file but does not read it "
@@ -86,3 +88,13 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
                        "misbehaves or throws without it")
     return Finding("ELY033", path, Mark.VALUE,
                    f"`{name}`: {detail}; pi's code assumes the documented type and misbehaves or throws")
+
+
+def _bad_replacement(absent: bool) -> Finding:
+    if absent:
+        return Finding("ELY059", ("type",), Mark.VALUE,
+                       "context_edit without `replacement`: pi 1.6 reads `replacement.content` of undefined and "
+                       "throws when it builds the context from this path")
+    return Finding("ELY059", ("replacement",), Mark.VALUE,
+                   "`replacement` must be null (leave the target out) or {\"content\": string or blocks}: pi 1.6 "
+                   "sends the target with its content undefined, which providers reject")
