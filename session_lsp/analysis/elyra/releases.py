@@ -11,13 +11,16 @@ class PiRelease(msgspec.Struct, frozen=True):
     """What `--pi-version` and the `sessionLsp.piVersion` setting accept, e.g. "1.6"."""
     package: str
     """The npm package and version this row was verified against."""
+    projection: bool = False
+    """pi 1.x's `buildSessionProjection`: `context_edit` entries applied, system messages sent, a compaction's
+    `systemMessage` checkpoint replacing the system messages before it (0.73 ignores all three)."""
 
 
 RELEASES: dict[str, PiRelease] = {
     release.key: release
     for release in (
         PiRelease("0.73", "@mariozechner/pi-coding-agent@0.73.1"),
-        PiRelease("1.6", "@earendil-works/pi-coding-agent@1.6.0"),
+        PiRelease("1.6", "@earendil-works/pi-coding-agent@1.6.0", projection=True),
     )
 }
 DEFAULT_RELEASE = "1.6"
