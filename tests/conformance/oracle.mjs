@@ -49,8 +49,11 @@ async function workerMain() {
     const lines = before.toString("utf8").split("\n");
     const where = new Map();
     lines.forEach((text, index) => {
-      if (!where.has(text)) where.set(text, []);
-      where.get(text).push(index);
+      // pi 0.73 parses trimmed lines: an object is found by its exact text, else by its trimmed text
+      for (const key of new Set([text, text.trim()])) {
+        if (!where.has(key)) where.set(key, []);
+        where.get(key).push(index);
+      }
     });
     const taken = new Map();
     const lineOf = (entry) => {
@@ -73,6 +76,7 @@ async function workerMain() {
     }
     const after = existsSync(copy) ? readFileSync(copy) : Buffer.alloc(0);
     report.rewritten = !before.equals(after);
+    report.lines_after = after.toString("utf8").split("\n").filter((line) => line.trim()).length;
     report.newline_added = report.rewritten && after.length === before.length + 1 && after[after.length - 1] === 10
       && after.subarray(0, before.length).equals(before);
     if (manager) {
@@ -92,6 +96,9 @@ async function workerMain() {
         const context = manager.buildSessionContext().messages;
         report.context_roles = context.map((message) => message?.role ?? null);
         const sent = transform.transformMessages(messages.convertToLlm(context), model);
+        // what the provider receives, byte for byte (a synthetic result's timestamp is the clock's, so left out)
+        report.sent_json = JSON.stringify(sent.map((message) => (context.includes(message) ? message
+          : { ...message, timestamp: 0 })));
         report.sent = sent.map((message) => ({
           role: message.role,
           synthetic: message.role === "toolResult" && !seen.has(message) && message.isError === true
