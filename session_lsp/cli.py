@@ -1,4 +1,5 @@
-"""The command line: `session-lsp check` (files in, diagnostics out), `session-lsp rules` and `session-lsp serve`.
+"""The command line: `session-lsp check` (files in, diagnostics out), `session-lsp context` and `session-lsp tree`
+(what pi sends to the model, the conversation tree), `session-lsp rules` and `session-lsp serve`.
 
 Thin on purpose: this module reads files, walks folders, filters and formats. Every judgement about a line comes
 from `session_lsp.analysis`; the server is imported only by `serve`, so `check` never loads pygls.
@@ -15,7 +16,7 @@ from typing import IO, NoReturn
 import msgspec
 
 from . import __version__
-from .analysis import RULES, Diagnostic, Options, Severity, Span, analyze
+from .analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze, features
 from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
@@ -239,6 +240,78 @@ def check(args: argparse.Namespace) -> int:
     return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
 
 
+def _document(path: str, pi_version: str) -> Document:
+    data = read(Source(path, None if path == STDIN else path))
+    text, bad = decode_bytes(data)
+    invalid = [Span(line, start, line, end) for line, start, end in bad]
+    return analyze(text, Options(path=None if path == STDIN else path, exists=os.path.exists, pi_version=pi_version),
+                   invalid)
+
+
+def _print_json(payload: object) -> None:
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(payload), indent=2).decode() + "\n")
+
+
+def context(args: argparse.Namespace) -> int:
+    """The payload of `sessionLsp/context`: what pi sends to the model from the leaf (or from --line's entry)."""
+    document = _document(args.path, args.pi_version)
+    line = args.line - 1 if args.line is not None else -1
+    payload = features.context(document, line)
+    if args.format == "json":
+        _print_json(payload)
+        return EXIT_CLEAN
+    if "leaf" not in payload:
+        print(f"{args.path}: {payload['label']}: no model context (not a pi session)")
+        return EXIT_CLEAN
+    messages = payload["messages"]
+    leaf = payload["leaf"]
+    where = f"from the entry on line {leaf + 1}" if leaf is not None else "(no entries)"
+    print(f"{args.path}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
+          f"{where}")
+    for number, message in enumerate(messages, 1):
+        source = f"line {message['line'] + 1}" if message["line"] is not None else "synthetic"
+        note = f" ({message['note']})" if message["note"] else ""
+        first = _one_line(message["text"])
+        print(f"{number:4}. {message['role']:<10} {source}{note}: {first[:160]}{'...' if len(first) > 160 else ''}")
+    return EXIT_CLEAN
+
+
+def tree(args: argparse.Namespace) -> int:
+    """The payload of `sessionLsp/tree`: every entry, its children, the active path and the leaf."""
+    document = _document(args.path, args.pi_version)
+    payload = features.tree(document)
+    if args.format == "json":
+        _print_json(payload)
+        return EXIT_CLEAN
+    nodes = payload["nodes"]
+    if "leaf" not in payload:
+        print(f"{args.path}: {payload['label']}: {payload['entry_count']} records")
+        for node in nodes:
+            print(f"  line {node['line'] + 1}: {node.get('kind', '')} {node['title']}")
+        return EXIT_CLEAN
+    by_line = {node["line"]: node for node in nodes}
+    leaf = payload["leaf"]
+    print(f"{args.path}: {payload['entry_count']} entries, leaf on line {leaf + 1 if leaf is not None else '-'}, "
+          f"{len(payload['active_path'])} on the active path")
+    stack = [(root, 0) for root in reversed(payload["roots"])]
+    seen: set[int] = set()
+    while stack:
+        line, depth = stack.pop()
+        node = by_line.get(line)
+        if node is None or line in seen:  # a cycle is shown once
+            continue
+        seen.add(line)
+        mark = "*" if node["on_active_path"] else " "
+        label = f" [{node['label']}]" if node["label"] else ""
+        leaf_mark = "  <- leaf" if node["is_leaf"] else ""
+        print(f"{mark} {'  ' * min(depth, 40)}{line + 1}: {node['type']} {_one_line(node['title'] or '')}{label}"
+              f"{leaf_mark}")
+        children = node["children"]
+        step = depth + 1 if len(children) > 1 or depth == 0 and len(payload["roots"]) > 1 else depth
+        stack.extend((child, step) for child in reversed(children))
+    return EXIT_CLEAN
+
+
 def list_rules(args: argparse.Namespace) -> int:
     rows = [(r.code, r.severity.label, r.name, r.summary + ("  (not yet checked)" if r.code in PLANNED else ""))
             for r in RULES.values()]
@@ -304,6 +377,20 @@ def build_parser() -> argparse.ArgumentParser:
     check_parser.add_argument("-v", "--verbose", action="store_true",
                               help="also print each file's detected format and line count")
     check_parser.set_defaults(run=check)
+
+    for name, run, summary in (
+            ("context", context, "print what pi sends to the model from the file's leaf (or from --line)"),
+            ("tree", tree, "print the conversation tree: entries, branches, the active path and the leaf")):
+        sub = commands.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ". "
+                                  "--format json prints the payload of the server's sessionLsp/" + name + " request.")
+        sub.add_argument("path", metavar="PATH", help="a session file ('-' reads standard input)")
+        sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+        sub.add_argument("--pi-version", choices=tuple(RELEASES), default=DEFAULT_RELEASE,
+                         help=f"the pi release whose behaviour to show (default: {DEFAULT_RELEASE})")
+        if name == "context":
+            sub.add_argument("--line", type=int, metavar="N",
+                             help="the 1-based line of the entry to take as the leaf (default: pi's leaf)")
+        sub.set_defaults(run=run)
 
     rules_parser = commands.add_parser("rules", help="list every rule: code, severity, name, summary")
     rules_parser.set_defaults(run=list_rules)

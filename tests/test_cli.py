@@ -458,3 +458,56 @@ def test_serve_tcp_exits_cleanly_without_a_traceback() -> None:
             server.wait()
     assert server.stderr is not None
     assert server.stderr.read() == ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# context and tree: the custom requests' payloads on the command line
+
+ROOT_CORPUS = Path(__file__).parent / "corpus"
+
+
+def _payload_doc(path: Path, pi_version: str) -> object:
+    text, _ = decode_bytes(path.read_bytes())
+    return analyze(text, Options(path=str(path), exists=os.path.exists, pi_version=pi_version))
+
+
+@pytest.mark.parametrize("pi_version", ["0.73", "1.6"])
+def test_context_json_is_the_custom_request_payload(capsys: pytest.CaptureFixture[str], pi_version: str) -> None:
+    from session_lsp.analysis import features
+
+    path = ROOT_CORPUS / "elyra-pi-1.6-written" / "system-and-tools.jsonl"
+    code, out, _ = run(capsys, "context", str(path), "--format", "json", "--pi-version", pi_version)
+    assert code == 0
+    payload = json.loads(out)
+    assert payload == features.context(_payload_doc(path, pi_version), -1)
+    roles = [message["role"] for message in payload["messages"]]
+    assert ("system" in roles) is (pi_version == "1.6")  # 0.73's convertToLlm drops system messages
+
+
+def test_context_text_lists_each_message_with_its_line(capsys: pytest.CaptureFixture[str]) -> None:
+    path = ROOT_CORPUS / "elyra-pi-written" / "compacted.jsonl"
+    code, out, _ = run(capsys, "context", str(path), "--line", "22")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == f"{path}: pi 1.6 sends {len(lines) - 1} messages from the entry on line 22"
+    assert lines[1].startswith("   1. user       line 18 (compaction summary")
+
+
+def test_tree_json_is_the_custom_request_payload(capsys: pytest.CaptureFixture[str]) -> None:
+    from session_lsp.analysis import features
+
+    path = ROOT_CORPUS / "elyra-pi-written" / "branched.jsonl"
+    code, out, _ = run(capsys, "tree", str(path), "--format", "json")
+    assert code == 0
+    assert json.loads(out) == features.tree(_payload_doc(path, "1.6"))
+
+
+def test_tree_text_marks_the_active_path_and_the_leaf(capsys: pytest.CaptureFixture[str]) -> None:
+    path = ROOT_CORPUS / "elyra-pi-written" / "branched.jsonl"
+    code, out, _ = run(capsys, "tree", str(path))
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == f"{path}: 18 entries, leaf on line 19, 10 on the active path"
+    assert len(lines) == 19
+    assert sum(line.startswith("*") for line in lines[1:]) == 10
+    assert [line.split(":")[0].strip("* ") for line in lines if line.endswith("<- leaf")] == ["19"]

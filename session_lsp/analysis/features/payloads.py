@@ -98,7 +98,7 @@ def context(doc: Document, line: int) -> dict[str, Any]:
     model = elyra_view(doc)
     if model is not None:
         leaf = line if model.is_entry(line) else model.leaf
-        messages = build_context(doc.lines, model, leaf)
+        messages = build_context(doc.lines, model, leaf, doc.options.pi_version)
         out.update(leaf=leaf, messages=[{"role": m.role, "text": m.text, "line": m.line, "note": m.note}
                                         for m in messages])
         return out

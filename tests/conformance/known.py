@@ -1,0 +1,68 @@
+"""The disagreements with the real pi that are known, each with its reason: the conformance test fails on any
+other, and on an entry here that no longer happens (remove it then). Entries tagged "issue 13" are classes
+another change fixes; remove them when it lands."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Known(msgspec.Struct, frozen=True):
+    release: str
+    """"0.73", "1.6" or "*" (both)."""
+    kind: str
+    check: str
+    reason: str
+    issue: str = ""
+
+
+ISSUE_13 = "issue 13"
+PER_RELEASE = "issue 8 part 3"
+"""Messages that state what the targeted release does: the per-release data another change adds."""
+
+KNOWN: tuple[Known, ...] = (
+    Known("0.73", "bom", "clean",
+          "pi 0.73 trims the whole text before splitting it, and JavaScript's trim() removes a BOM: the file loads "
+          "unchanged, yet we report ELY001 on the header and ELY010", ISSUE_13),
+    Known("1.6", "bom", "refused",
+          "pi 1.6 parses the first line as it is, so a BOM makes the header invalid JSON and pi refuses the file "
+          "(\"not a valid pi session\"); our error (ELY001 + ELY010) does not say pi 1.6 refuses it", ISSUE_13),
+    Known("1.6", "header-removed", "refused",
+          "pi 1.6 refuses a file whose first entry is not a header; ELY010 still says what 0.73 does (rewrite)",
+          PER_RELEASE),
+    Known("1.6", "header-moved", "refused",
+          "as header-removed: pi 1.6 refuses, ELY010 states 0.73's rewrite", PER_RELEASE),
+    Known("*", "version-2", "rewritten",
+          "pi migrates a v2 file to v3 on open and rewrites it (ids kept); session-lsp says nothing about that "
+          "rewrite", ISSUE_13),
+    Known("*", "version-string-3", "clean",
+          "`\"3\" >= 3` is true in JavaScript: pi treats \"3\" as 3, but ELY014 is an error", ISSUE_13),
+    Known("*", "corpus", "rewritten",
+          "the v1 corpus files: pi migrates them to v3 on open (new ids, firstKeptEntryIndex turned into an id) and "
+          "rewrites them; session-lsp has no diagnostic that says a sound v1 file is rewritten on first open"),
+    Known("*", "delete-line", "shrunk",
+          "deleting the last entry leaves a well-formed shorter session: nothing left in the file shows the loss"),
+    Known("*", "hookMessage", "clean",
+          "the renamed message is off the active path or compacted away, so pi sends the same request; ELY032 "
+          "(missing customType/display) is an error although pi reads neither for the context, and the problem is "
+          "presented like one on the active path", ISSUE_13),
+    Known("*", "toolCallId-edit", "clean",
+          "the edited result was compacted away, so pi never sends it; ELY070 keeps its error severity and does "
+          "not say the entry is compacted away", ISSUE_13),
+    Known("*", "missing-field", "clean",
+          "a missing `timestamp` or `message.timestamp` changes nothing pi sends; ELY032 is an error", ISSUE_13),
+    Known("*", "invalid-utf8", "clean",
+          "the U+FFFD lands in a key pi does not send (the damaged `message.timestamp` key, on an entry off the "
+          "path or a custom_message pi rebuilds): the request is unchanged, but ELY032 (missing timestamp) is an "
+          "error; ELY006 stays an error on purpose, since any rewrite by pi makes the replacement permanent",
+          ISSUE_13),
+    Known("*", "id-not-string", "clean",
+          "pi indexes ids in a Map and chains the next append to whatever the leaf's id is, so a numeric id on "
+          "the last entry behaves like a string; ELY033 stays an error on purpose: any parentId that names it "
+          "(written by a tool, or after an edit) can never match"),
+)
+
+
+def explained(release: str, kind: str, check: str) -> Known | None:
+    return next((known for known in KNOWN if known.kind == kind and known.check == check
+                 and known.release in ("*", release)), None)

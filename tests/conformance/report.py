@@ -1,0 +1,53 @@
+"""Prints the agreement table: per pi release and mutation kind, how many files session-lsp judges as the real
+release behaves. `python -m tests.conformance.report` (from the project root, after
+`bash tests/conformance/install.sh`)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+
+from . import suite
+from .known import explained
+
+
+def table(verdicts: Sequence[suite.Verdict]) -> str:
+    """A Markdown table: release, kind, files, agreeing files, and the disagreeing checks (known ones marked)."""
+    groups: dict[tuple[str, str], list[suite.Verdict]] = defaultdict(list)
+    for verdict in verdicts:
+        groups[verdict.release, verdict.kind].append(verdict)
+    rows = ["| pi | kind | files | agree | % | disagreements (check: files) |", "|---|---|---:|---:|---:|---|"]
+    for (release, kind), group in sorted(groups.items()):
+        agree = sum(1 for verdict in group if not verdict.failed)
+        counts: dict[str, int] = defaultdict(int)
+        for verdict in group:
+            for check in verdict.failed:
+                counts[check] += 1
+        notes = ", ".join(f"{check}: {count}{'' if explained(release, kind, check) else ' UNEXPLAINED'}"
+                          for check, count in sorted(counts.items()))
+        rows.append(f"| {release} | {kind} | {len(group)} | {agree} | {100 * agree / len(group):.0f} | {notes} |")
+    for release in sorted({verdict.release for verdict in verdicts}):
+        mine = [verdict for verdict in verdicts if verdict.release == release]
+        agree = sum(1 for verdict in mine if not verdict.failed)
+        rows.append(f"| {release} | **all** | {len(mine)} | {agree} | {100 * agree / len(mine):.1f} | |")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    problem = suite.install_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    verdicts: list[suite.Verdict] = []
+    for release in suite.RUNTIMES:
+        start = time.perf_counter()
+        verdicts += suite.run(release)
+        print(f"pi {release}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    print(table(verdicts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

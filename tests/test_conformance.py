@@ -1,0 +1,55 @@
+"""The conformance suite: session-lsp's predictions against the real pi 0.73.1 and 1.6.0 (tests/conformance/).
+Without the install these tests fail with the command that installs it; they never skip."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from conformance import mutants, suite
+from conformance.known import KNOWN, explained
+
+
+@cache
+def verdicts(release: str) -> tuple[suite.Verdict, ...]:
+    problem = suite.install_problem()
+    if problem is not None:
+        pytest.fail(problem)
+    return tuple(suite.run(release))
+
+
+RELEASES = tuple(suite.RUNTIMES)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_every_kind_is_judged_on_enough_files(release: str) -> None:
+    kinds = Counter(verdict.kind for verdict in verdicts(release))
+    assert sum(count for kind, count in kinds.items() if kind != "corpus") >= 300
+    assert set(kinds) == {*mutants.KINDS, "corpus"}
+    assert kinds["corpus"] == len(mutants.corpus())
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_agrees_with_the_real_release_except_known_disagreements(release: str) -> None:
+    unexplained = sorted({(verdict.kind, check, verdict.name) for verdict in verdicts(release)
+                          for check in verdict.failed if explained(release, verdict.kind, check) is None})
+    assert unexplained == []
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_context_and_path_agree_everywhere_they_apply(release: str) -> None:
+    judged = [verdict for verdict in verdicts(release) if "context" in verdict.applied]
+    assert len(judged) > 250
+    assert [verdict.name for verdict in judged if {"context", "path"} & set(verdict.failed)] == []
+
+
+def test_every_known_disagreement_still_happens() -> None:
+    """A disagreement fixed elsewhere (issue 13) must leave the table, or the table would hide a regression."""
+    seen = {(verdict.release, verdict.kind, check) for release in RELEASES for verdict in verdicts(release)
+            for check in verdict.failed}
+    stale = [known for known in KNOWN
+             if not any((release, known.kind, known.check) in seen
+                        for release in (RELEASES if known.release == "*" else (known.release,)))]
+    assert stale == []
