@@ -14,10 +14,11 @@
 ;;   (require 'session-lsp)
 ;;   (add-hook 'jsonl-mode-hook #'eglot-ensure)
 ;;
-;; Rules are chosen with the server's `sessionLsp' settings section, e.g.
+;; Rules, and the pi release whose behaviour messages state (`:piVersion', "1.6" by default, or "0.73"), are
+;; chosen with the server's `sessionLsp' settings section, e.g.
 ;;
 ;;   (setq-default eglot-workspace-configuration
-;;                 '(:sessionLsp (:ignore ["ELY034"] :severity (:ELY046 "hint"))))
+;;                 '(:sessionLsp (:ignore ["ELY034"] :severity (:ELY046 "hint") :piVersion "0.73")))
 ;;
 ;; `session-lsp-tree' shows the conversation tree and `session-lsp-context' what the agent would send to the model
 ;; from the entry at point.

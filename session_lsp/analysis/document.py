@@ -114,6 +114,11 @@ class Document:
     def replace(self, text: str) -> None:
         self._reset(split_lines(text))
 
+    def retarget(self, options: Options) -> None:
+        """Analyse the same text again for other options (another target pi release states other behaviour)."""
+        self.options = options
+        self._reset(list(self.lines))
+
     def edit(self, start_line: int, start_col: int, end_line: int, end_col: int, new_text: str) -> None:
         """Replace the range (code-point columns, end exclusive) with `new_text`, as an LSP change event does."""
         lines = self.lines

@@ -22,7 +22,8 @@ from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding
 from . import convert
 from .diagnostics import Publisher
-from .documents import DocumentStore, OpenDocument
+from .documents import DocumentStore, OpenDocument, retarget
+from .settings import Settings
 from .memory import settle
 
 T = TypeVar("T")
@@ -64,7 +65,7 @@ class SessionServer(LanguageServer):
         super().__init__("session-lsp", __version__, protocol_cls=SessionProtocol)
         self.store = DocumentStore()
         self.publisher = Publisher(self)
-        self.rules = RuleFilter()
+        self.settings = Settings(RuleFilter())
         self.settings_generation = 0
         self.settings_asked = 0
         self.settings_applied = 0
@@ -116,12 +117,22 @@ class SessionServer(LanguageServer):
         edit = workspace.workspace_edit if workspace else None
         return bool(edit and edit.document_changes)
 
-    def settings_changed(self, rules: RuleFilter) -> None:
+    @property
+    def rules(self) -> RuleFilter:
+        return self.settings.rules
+
+    async def settings_changed(self, new: Settings) -> None:
         first = not self._settings_ready.is_set()
+        old, self.settings = self.settings, new
+        if new.pi_version != old.pi_version:
+            # every open document is analysed again for the new target before any diagnostics go out
+            for entry in self.store:
+                async with entry.lock:
+                    if entry.doc is not None and not entry.closed:
+                        await self.run(retarget, entry.uri, entry.doc, new.pi_version)
         self._settings_ready.set()
-        if rules == self.rules:
+        if new == old:
             return
-        self.rules = rules
         self.settings_generation += 1
         if self.pull:
             refresh = self.client_capabilities.workspace and self.client_capabilities.workspace.diagnostics

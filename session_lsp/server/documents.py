@@ -62,9 +62,9 @@ class DocumentStore:
         return iter(list(self._open.values()))
 
 
-def options_for(path: str | None) -> Options:
+def options_for(path: str | None, pi_version: str | None) -> Options:
     """The server may look at the disk, so references to other files (parentSession) can be checked."""
-    return Options(path=path, exists=os.path.exists)
+    return Options(path=path, exists=os.path.exists, pi_version=pi_version)
 
 
 def path_of(uri: str) -> str | None:
@@ -87,18 +87,22 @@ def _invalid_utf8(path: str | None, text: str) -> list[Span]:
     return [Span.on_line(line, start, end) for line, start, end in bad]
 
 
-def build(uri: str, text: str) -> Document:
+def build(uri: str, text: str, pi_version: str | None) -> Document:
     path = path_of(uri)
-    return Document(text, options_for(path), _invalid_utf8(path, text))
+    return Document(text, options_for(path, pi_version), _invalid_utf8(path, text))
 
 
-def read_file(path: str) -> Document:
+def retarget(uri: str, doc: Document, pi_version: str | None) -> None:
+    doc.retarget(options_for(path_of(uri), pi_version))
+
+
+def read_file(path: str, pi_version: str | None) -> Document:
     """Analyse a file from disk without opening it as a document (the `sessionLsp/analyzeFile` request)."""
     with open(path, "rb") as handle:
         data = handle.read()
     text, bad = decode_bytes(data)
     del data
-    return Document(text, options_for(path), [Span.on_line(line, start, end) for line, start, end in bad])
+    return Document(text, options_for(path, pi_version), [Span.on_line(line, start, end) for line, start, end in bad])
 
 
 def apply_changes(doc: Document, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: Encoding) -> None:

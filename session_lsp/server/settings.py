@@ -1,4 +1,4 @@
-"""The `sessionLsp` settings section: which rules to report and at what severity.
+"""The `sessionLsp` settings section: which rules to report and at what severity, and which pi release to speak for.
 
 The client's value is untrusted JSON: anything not understood is reported back (window/logMessage) and left out,
 never fatal.
@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
+from ..analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
 from ..analysis.rule_filter import RuleFilter
 
 SECTION = "sessionLsp"
@@ -24,17 +27,33 @@ def _strings(value: Any, field: str, problems: list[str]) -> list[str]:
     return value
 
 
-def parse(value: Any) -> tuple[RuleFilter, list[str]]:
-    """The rule filter for a `sessionLsp` settings object, and what in it was not understood."""
+class Settings(msgspec.Struct, frozen=True):
+    rules: RuleFilter
+    pi_version: str = DEFAULT_RELEASE
+    """`sessionLsp.piVersion`: the pi release whose behaviour messages and the context preview state."""
+
+
+def _pi_version(value: Any, problems: list[str]) -> str:
+    if value is None:
+        return DEFAULT_RELEASE
+    if value not in RELEASES:
+        problems.append(f"piVersion: expected one of {', '.join(RELEASES)}, got {value!r}; using {DEFAULT_RELEASE}")
+        return DEFAULT_RELEASE
+    return str(value)
+
+
+def parse(value: Any) -> tuple[Settings, list[str]]:
+    """The settings in a `sessionLsp` settings object, and what in it was not understood."""
     problems: list[str] = []
     if value is None:
         value = {}
     if not isinstance(value, dict):
-        return RuleFilter(), [f"expected an object, got {value!r}"]
+        return Settings(RuleFilter()), [f"expected an object, got {value!r}"]
     severity = value.get("severity")
     if severity is not None and not isinstance(severity, dict):
         problems.append(f"severity: expected an object mapping codes to levels, got {severity!r}")
         severity = None
     rules = RuleFilter(_strings(value.get("select"), "select", problems),
                        _strings(value.get("ignore"), "ignore", problems), severity)
-    return rules, problems + rules.problems
+    pi_version = _pi_version(value.get("piVersion"), problems)
+    return Settings(rules, pi_version), problems + rules.problems

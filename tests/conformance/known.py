@@ -17,21 +17,11 @@ class Known(msgspec.Struct, frozen=True):
 
 
 ISSUE_13 = "issue 13"
-PER_RELEASE = "issue 8 part 3"
-"""Messages that state what the targeted release does: the per-release data another change adds."""
 
 KNOWN: tuple[Known, ...] = (
     Known("0.73", "bom", "clean",
           "pi 0.73 trims the whole text before splitting it, and JavaScript's trim() removes a BOM: the file loads "
           "unchanged, yet we report ELY001 on the header and ELY010", ISSUE_13),
-    Known("1.6", "bom", "refused",
-          "pi 1.6 parses the first line as it is, so a BOM makes the header invalid JSON and pi refuses the file "
-          "(\"not a valid pi session\"); our error (ELY001 + ELY010) does not say pi 1.6 refuses it", ISSUE_13),
-    Known("1.6", "header-removed", "refused",
-          "pi 1.6 refuses a file whose first entry is not a header; ELY010 still says what 0.73 does (rewrite)",
-          PER_RELEASE),
-    Known("1.6", "header-moved", "refused",
-          "as header-removed: pi 1.6 refuses, ELY010 states 0.73's rewrite", PER_RELEASE),
     Known("*", "version-2", "rewritten",
           "pi migrates a v2 file to v3 on open and rewrites it (ids kept); session-lsp says nothing about that "
           "rewrite", ISSUE_13),
@@ -40,6 +30,10 @@ KNOWN: tuple[Known, ...] = (
     Known("*", "corpus", "rewritten",
           "the v1 corpus files: pi migrates them to v3 on open (new ids, firstKeptEntryIndex turned into an id) and "
           "rewrites them; session-lsp has no diagnostic that says a sound v1 file is rewritten on first open"),
+    Known("*", "firstKeptEntryId-edit", "shrunk",
+          "a compaction whose firstKeptEntryId is its own id is how pi 1.x writes a retain-none compaction, so it is "
+          "legal (issue 8); pointed there by hand, it keeps nothing from before the compaction, and nothing in the "
+          "file tells that edit from pi's own"),
     Known("*", "delete-line", "shrunk",
           "deleting the last entry leaves a well-formed shorter session: nothing left in the file shows the loss"),
     Known("*", "hookMessage", "clean",

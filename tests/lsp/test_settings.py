@@ -74,3 +74,21 @@ async def test_configuration_changes_are_registered_for_when_the_client_allows(e
     assert bool(registered) == dynamic
     for registration in registered:
         assert registration.register_options["section"] == "sessionLsp"
+
+
+NO_NEWLINE = ('{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T09:00:00.000Z","cwd":"/"}\n'
+              '{"type":"message","id":"a0000001","parentId":null,"timestamp":"2026-03-01T09:00:01.000Z",'
+              '"message":{"role":"user","content":"hi","timestamp":1772355600000}}')
+
+
+async def test_pi_version_changes_what_the_messages_state(editor: Editor) -> None:
+    """`piVersion` re-analyses open documents: a missing final newline is repaired by pi 1.6 (information) and loses
+    records in pi 0.73 (warning); an unknown value is logged and the newest release stays."""
+    found = [d for d in await editor.open(URI, NO_NEWLINE) if d.code == "ELY005"]
+    assert [int(d.severity) for d in found] == [int(types.DiagnosticSeverity.Information)]
+    assert "pi 1.6 adds the missing newline" in found[0].message
+    old = [d for d in await _reconfigure(editor, {"piVersion": "0.73"}) if d.code == "ELY005"]
+    assert [int(d.severity) for d in old] == [int(types.DiagnosticSeverity.Warning)]
+    assert "pi 0.73 appends its next entry" in old[0].message
+    back = [d for d in await _reconfigure(editor, {"piVersion": "9.9"}) if d.code == "ELY005"]
+    assert [int(d.severity) for d in back] == [int(types.DiagnosticSeverity.Information)]

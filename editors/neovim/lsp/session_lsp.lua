@@ -17,6 +17,7 @@ return {
       select = {}, -- rule codes, prefixes or names to report ({} = all), e.g. { 'ELY', 'THN02' }
       ignore = {}, -- rules not to report, e.g. { 'ELY034', 'hint-level-rule-name' }
       severity = vim.empty_dict(), -- overrides, e.g. { ELY046 = 'hint', THN03 = 'off' }
+      piVersion = '1.6', -- the pi release whose behaviour messages state: '1.6' (current) or '0.73'
     },
   },
 }

@@ -54,7 +54,7 @@ async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
     if not isinstance(path, str) or not path:
         raise JsonRpcInvalidParams("expected {path: string}")
     try:
-        doc = await ls.run(read_file, path)
+        doc = await ls.run(read_file, path, ls.settings.pi_version)
     except OSError as error:
         raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
                                code=types.LSPErrorCodes.RequestFailed.value) from error

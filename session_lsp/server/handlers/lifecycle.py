@@ -58,10 +58,10 @@ async def load_settings(ls: SessionServer, pushed: Any = None) -> None:
     if number < ls.settings_applied:
         return
     ls.settings_applied = number
-    rules, problems = settings.parse(value)
+    parsed, problems = settings.parse(value)
     for problem in problems:
         ls.log(f"{settings.SECTION} settings: {problem}")
-    ls.settings_changed(rules)
+    await ls.settings_changed(parsed)
 
 
 def shutdown(ls: SessionServer, params: None) -> None:

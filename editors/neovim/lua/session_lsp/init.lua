@@ -25,7 +25,7 @@ function M.default_config()
     cmd = { 'session-lsp', 'serve', '--stdio' },
     filetypes = { 'jsonl' },
     root_markers = { '.git' },
-    settings = { sessionLsp = { select = {}, ignore = {}, severity = vim.empty_dict() } },
+    settings = { sessionLsp = { select = {}, ignore = {}, severity = vim.empty_dict(), piVersion = '1.6' } },
   }
 end
 

@@ -3,10 +3,10 @@
 " session files of Elyra (pi) and thndrs. ALE loads this file itself for 'jsonl' buffers once this folder is on
 " 'runtimepath' (see editors/README or the project README). Options:
 "   let g:ale_session_lsp_executable = '/path/to/session-lsp'     (default: session-lsp on PATH)
-"   let g:ale_session_lsp_config = {'sessionLsp': {'ignore': ['ELY034'], 'severity': {'ELY046': 'hint'}}}
+"   let g:ale_session_lsp_config = {'sessionLsp': {'ignore': ['ELY034'], 'severity': {'ELY046': 'hint'}, 'piVersion': '0.73'}}
 
 call ale#Set('session_lsp_executable', 'session-lsp')
-call ale#Set('session_lsp_config', {'sessionLsp': {'select': [], 'ignore': [], 'severity': {}}})
+call ale#Set('session_lsp_config', {'sessionLsp': {'select': [], 'ignore': [], 'severity': {}, 'piVersion': '1.6'}})
 
 " ALE needs a project root for an LSP linter: the enclosing git checkout, else the file's folder (session files
 " usually live outside any project, under ~/.pi/agent/sessions/).
