@@ -136,3 +136,14 @@ def test_hover_reads_only_the_hovered_and_target_lines() -> None:
     doc.lines = Spy(doc.lines)
     assert hover(doc, 7, col(doc, 7, '"aaaa0004"')) is not None
     assert set(reads) == {4, 7}
+
+
+def test_a_dangling_context_edit_target_cites_its_own_rule() -> None:
+    text = "\n".join([
+        '{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T09:00:00.000Z","cwd":"/"}',
+        '{"type":"context_edit","id":"aaaa0002","parentId":null,"timestamp":"2026-03-01T09:00:02.000Z",'
+        '"targetId":"ffff0000","replacement":null}',
+    ]) + "\n"
+    doc = analyze(text)
+    found = hover(doc, 1, doc.lines[1].index('"ffff0000"') + 2)
+    assert found is not None and "ELY058" in found.markdown and "ELY053" not in found.markdown

@@ -120,3 +120,31 @@ def test_rename_escapes_the_new_id() -> None:
     doc = load("elyra-branched.jsonl")
     edits = rename(doc, 9, span_of(doc, 9, '"cccc0003"').start + 1, 'a"b')
     assert edits == [TextEdit(span_of(doc, 9, '"cccc0003"'), '"a\\"b"')]
+
+
+CONTEXT_EDIT = "\n".join([
+    '{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T09:00:00.000Z","cwd":"/"}',
+    '{"type":"message","id":"aaaa0001","parentId":null,"timestamp":"2026-03-01T09:00:01.000Z",'
+    '"message":{"role":"user","content":"hi","timestamp":1772355600000}}',
+    '{"type":"context_edit","id":"aaaa0002","parentId":"aaaa0001","timestamp":"2026-03-01T09:00:02.000Z",'
+    '"targetId":"aaaa0001","replacement":{"content":"hello"}}',
+    '{"type":"context_edit","id":"aaaa0003","parentId":"aaaa0002","timestamp":"2026-03-01T09:00:03.000Z",'
+    '"targetId":"aaaa0001","replacement":null}',
+]) + "\n"
+
+
+def test_a_context_edit_target_is_a_reference() -> None:
+    """pi 1.x's `context_edit.targetId` names the entry it edits, like a label's targetId."""
+    doc = analyze(CONTEXT_EDIT)
+    declaration = span_of(doc, 1, '"aaaa0001"')
+    target = span_of(doc, 2, '"aaaa0001"', 1)
+    assert definition(doc, 2, target.start + 2) == [Location(declaration)]
+    found = references(doc, 1, declaration.start + 2)
+    assert Location(target) in found and Location(span_of(doc, 3, '"aaaa0001"')) in found
+    edits = rename(doc, 1, declaration.start + 1, "feed0001")
+    assert isinstance(edits, list)
+    assert {edit.span.line for edit in edits} == {1, 2, 3}
+    for edit in reversed(edits):
+        doc.edit(edit.span.line, edit.span.start, edit.span.end_line, edit.span.end, edit.new_text)
+    assert "aaaa0001" not in doc.text
+    assert "ELY058" not in {d.code for d in doc.diagnostics()}

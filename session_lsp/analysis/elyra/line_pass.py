@@ -297,6 +297,8 @@ def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
     if role == "user":
         _images(message.content, findings)
         return facts, with_text("user", first_text(message.content))
+    if role == "system":
+        return facts, with_text("system", first_text(message.content))
     if role == "bashExecution":
         _exit_code(message, findings)
         command = message.command
@@ -525,6 +527,12 @@ def _unknown_level(path: Path, level: str, release: PiRelease) -> Finding:
                    "provider, which rejects it or falls back to its own default")
 
 
+def _usage(entry: Any, info: FormatInfo, findings: list[Finding], base: Base, release: PiRelease) -> Checked:
+    """Titled so that our tree says what pi's does not show: pi 1.x hides usage entries from its /tree."""
+    kind = entry.kind
+    return EntryFacts(*base), clip(f"usage {'?' if kind is UNSET else kind} (hidden in pi's /tree)")
+
+
 def _context_edit(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
                   release: PiRelease) -> Checked:
     target = entry.target_id
@@ -545,4 +553,5 @@ _CHECKS = {
     "model_change": _model_change,
     "thinking_level_change": _thinking_level,
     "context_edit": _context_edit,
+    "usage": _usage,
 }

@@ -408,6 +408,9 @@ class ElyraModel:
                         labels[target] = (found.label, line)
                     else:
                         labels.pop(target, None)
+            elif kind == "context_edit":
+                if found.target_id is not None:
+                    named_by.setdefault(found.target_id, []).append(line)
             elif kind == "session_info":
                 if found.name:
                     self.session_name = found.name
@@ -730,7 +733,7 @@ class ElyraModel:
                                      str(found.first_kept_index), self._first_kept.get(line)))
         elif kind == "branch_summary" and found.from_id is not None:
             out.append(Reference(line, ("fromId",), "fromId", found.from_id, by_id.get(found.from_id)))
-        elif kind == "label" and found.target_id is not None:
+        elif (kind == "label" or kind == "context_edit") and found.target_id is not None:
             out.append(Reference(line, ("targetId",), "targetId", found.target_id, by_id.get(found.target_id)))
         elif found.tool_call_id is not None:
             packed = self.result_calls.get(line)

@@ -43,7 +43,7 @@ def hover(doc: Document, line: int, col: int) -> Hover | None:
     reference = reference_at(doc, cursor)
     if reference is not None:
         if reference.target is None:
-            return Hover(_dangling(doc, reference.field, reference.value), span)
+            return Hover(_dangling(doc, reference.line, reference.field, reference.value), span)
         call = cards.tool_call_card(doc, reference.target, reference.value) if reference.field == "toolCallId" else ""
         head = f"`{reference.field}` → line {reference.target + 1}"
         return Hover(head + "\n\n" + (call or cards.card(doc, reference.target)), span)
@@ -76,8 +76,10 @@ def _file(doc: Document, field: str, path: str) -> str:
     return text
 
 
-def _dangling(doc: Document, field: str, value: str) -> str:
+def _dangling(doc: Document, line: int, field: str, value: str) -> str:
     what, code = DANGLING.get((doc.format.kind, field), ("entry", ""))
+    if field == "targetId" and getattr(doc.results[line].facts, "type", None) == "context_edit":
+        code = "ELY058"
     text = f"`{field}` **`{value}`** resolves to nothing: there is no {what} with this value."
     if code:
         found = rule(code)
