@@ -27,10 +27,16 @@ def _strings(value: Any, field: str, problems: list[str]) -> list[str]:
     return value
 
 
+DEFAULT_ANALYZE_FILE_MAX_BYTES = 1 << 30
+"""1 GiB: a file this large takes the server a few GB of memory to analyse."""
+
+
 class Settings(msgspec.Struct, frozen=True):
     rules: RuleFilter
     pi_version: str = DEFAULT_RELEASE
     """`sessionLsp.piVersion`: the pi release whose behaviour messages and the context preview state."""
+    analyze_file_max_bytes: int = DEFAULT_ANALYZE_FILE_MAX_BYTES
+    """`sessionLsp.analyzeFileMaxBytes`: the largest file `sessionLsp/analyzeFile` reads."""
 
 
 def _pi_version(value: Any, problems: list[str]) -> str:
@@ -40,6 +46,15 @@ def _pi_version(value: Any, problems: list[str]) -> str:
         problems.append(f"piVersion: expected one of {', '.join(RELEASES)}, got {value!r}; using {DEFAULT_RELEASE}")
         return DEFAULT_RELEASE
     return str(value)
+
+
+def _max_bytes(value: Any, problems: list[str]) -> int:
+    if value is None:
+        return DEFAULT_ANALYZE_FILE_MAX_BYTES
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        problems.append(f"analyzeFileMaxBytes: expected a positive integer, got {value!r}")
+        return DEFAULT_ANALYZE_FILE_MAX_BYTES
+    return value
 
 
 def parse(value: Any) -> tuple[Settings, list[str]]:
@@ -56,4 +71,5 @@ def parse(value: Any) -> tuple[Settings, list[str]]:
     rules = RuleFilter(_strings(value.get("select"), "select", problems),
                        _strings(value.get("ignore"), "ignore", problems), severity)
     pi_version = _pi_version(value.get("piVersion"), problems)
-    return Settings(rules, pi_version), problems + rules.problems
+    max_bytes = _max_bytes(value.get("analyzeFileMaxBytes"), problems)
+    return Settings(rules, pi_version, max_bytes), problems + rules.problems

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 from lsp_features import plain
 from lsp_harness import CORPUS, Editor
 from lsp_sessions import elyra_broken, thndrs
@@ -61,3 +64,37 @@ async def test_bad_requests_are_errors(editor: Editor, params: dict) -> None:
     with pytest.raises(Exception) as caught:
         await editor.client.protocol.send_request_async(ANALYZE, params)
     assert "exist" in str(caught.value) or "path" in str(caught.value)
+
+
+async def test_only_regular_files_within_the_size_setting_are_read(editor: Editor, tmp_path: Path) -> None:
+    """A directory, a FIFO (whose open would block a reader) and /dev/zero (which never ends) are refused at once,
+    and so is a file over `sessionLsp.analyzeFileMaxBytes`; the server still answers afterwards."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    for path in (tmp_path, fifo, Path("/dev/zero")):
+        with pytest.raises(Exception) as caught:
+            await asyncio.wait_for(editor.client.protocol.send_request_async(ANALYZE, {"path": str(path)}), 10)
+        assert "not a regular file" in str(caught.value)
+    big = tmp_path / "big.jsonl"
+    big.write_text(thndrs(), encoding="utf-8")
+    editor.client.set_configuration({"analyzeFileMaxBytes": 100}, section="sessionLsp")
+    editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        try:
+            await _analyze(editor, big)
+        except Exception as error:
+            assert "over sessionLsp.analyzeFileMaxBytes (100)" in str(error)
+            break
+        assert asyncio.get_running_loop().time() < deadline, "the size setting never applied"
+        await asyncio.sleep(0.05)
+    editor.client.set_configuration({}, section="sessionLsp")
+    editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    for _ in range(200):
+        try:
+            assert (await _analyze(editor, big))["format"] == "thndrs"
+            break
+        except Exception:
+            await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the default size limit never came back")

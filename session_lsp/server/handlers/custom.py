@@ -18,7 +18,7 @@ from ...analysis.text import Encoding
 from .. import convert
 from ..app import SessionServer
 from ..diagnostics import for_client
-from ..documents import read_file
+from ..documents import NotReadable, read_file
 
 ANALYZE_FILE = "sessionLsp/analyzeFile"
 TREE = "sessionLsp/tree"
@@ -53,12 +53,14 @@ async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
     path = _get(params, "path")
     if not isinstance(path, str) or not path:
         raise JsonRpcInvalidParams("expected {path: string}")
+    await ls.settings_loaded()
     try:
-        doc = await ls.run(read_file, path, ls.settings.pi_version)
+        doc = await ls.run(read_file, path, ls.settings.pi_version, ls.settings.analyze_file_max_bytes)
+    except NotReadable as error:
+        raise JsonRpcException(f"not analysed: {error}", code=types.LSPErrorCodes.RequestFailed.value) from error
     except OSError as error:
         raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
                                code=types.LSPErrorCodes.RequestFailed.value) from error
-    await ls.settings_loaded()
     return await ls.run(_analysis, doc, from_fs_path(path) or path, ls.rules, ls.encoding)
 
 
