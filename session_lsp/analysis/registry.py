@@ -89,7 +89,7 @@ _RULES: tuple[Rule, ...] = (
     Rule('ELY030', 'unknown-entry-type', Severity.WARNING,
          '`type` not one of the 9 known types',
          'kept as a tree node, ignored for context; usually a newer pi or a fork'),
-    Rule('ELY031', 'missing-type', Severity.ERROR,
+    Rule('ELY031', 'missing-type', Severity.WARNING,
          'entry has no string `type`',
          'cannot be classified; pi treats it as an unknown entry'),
     Rule('ELY032', 'missing-required-field', Severity.ERROR,

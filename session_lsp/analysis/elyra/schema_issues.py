@@ -10,10 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import validate
+from ..diagnostics import Severity
 from ..jsonscan import Path
 from .findings import Finding, Mark
 
 _Kind = validate.IssueKind
+
+_COSMETIC: dict[Path, str] = {
+    ("message", "timestamp"): "only the message's time in pi's display is lost",
+    ("display",): "pi reads a missing `display` as false and does not render the message in the chat",
+}
+"""Required fields whose absence pi's context building never notices: what goes wrong is display only."""
 
 
 def dotted(path: Path) -> str:
@@ -80,6 +87,10 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
         return Finding("ELY080", path, Mark.VALUE,
                        f"`message.exitCode` is not a number ({detail}): pi's renderer expects an integer or no "
                        "exitCode")
+    if kind is _Kind.MISSING and path in _COSMETIC:
+        return Finding("ELY032", path, Mark.MISSING,
+                       f"required field `{name}` is missing: pi builds and sends the same context without it "
+                       f"({_COSMETIC[path]})", Severity.INFORMATION)
     if kind is _Kind.MISSING:
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
