@@ -11,13 +11,16 @@ class PiRelease(msgspec.Struct, frozen=True):
     """What `--pi-version` and the `sessionLsp.piVersion` setting accept, e.g. "1.6"."""
     package: str
     """The npm package and version this row was verified against."""
+    trims_bom: bool
+    """Whether the loader trims the whole file before splitting it (0.73), which drops a byte order mark at its start;
+    1.6 parses line by line, so the BOM makes the header unparseable and pi refuses the file."""
 
 
 RELEASES: dict[str, PiRelease] = {
     release.key: release
     for release in (
-        PiRelease("0.73", "@mariozechner/pi-coding-agent@0.73.1"),
-        PiRelease("1.6", "@earendil-works/pi-coding-agent@1.6.0"),
+        PiRelease("0.73", "@mariozechner/pi-coding-agent@0.73.1", trims_bom=True),
+        PiRelease("1.6", "@earendil-works/pi-coding-agent@1.6.0", trims_bom=False),
     )
 }
 DEFAULT_RELEASE = "1.6"
