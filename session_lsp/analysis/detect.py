@@ -54,6 +54,8 @@ class FormatInfo(msgspec.Struct, frozen=True):
 
 UNKNOWN = FormatInfo(Kind.UNKNOWN)
 
+BOM = "\ufeff"
+
 DETECTION_HORIZON = 50
 """Lines looked at before giving up; an edit below this line cannot change the verdict of a file whose first
 object lies above it."""
@@ -61,6 +63,8 @@ object lies above it."""
 
 def _first_object(lines: Sequence[str]) -> tuple[int, dict[str, Any]] | None:
     for number, line in enumerate(lines[:DETECTION_HORIZON]):
+        if number == 0 and line.startswith(BOM):
+            line = line[1:]  # pi trims the file before splitting it: a byte order mark at its start is not read
         if is_blank(line):
             continue
         decoded = decode(line)

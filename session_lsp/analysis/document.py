@@ -11,8 +11,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Sequence
 from functools import partial
 
+import msgspec
+
 from .anchors import AnchorResolver
-from .detect import DETECTION_HORIZON, FormatInfo, Kind, detect
+from .detect import BOM, DETECTION_HORIZON, FormatInfo, Kind, detect
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
 from .line_store import LineStore
 from .registry import rule
@@ -77,7 +79,7 @@ class Document:
     def _reset(self, lines: list[str]) -> None:
         self.format = detect(lines)
         self.analyzer = analyzer_for(self.format, self.options)
-        self.results: list[LineResult] = [self.analyzer.line(line) for line in lines]
+        self.results: list[LineResult] = [self._line(number, line) for number, line in enumerate(lines)]
         self.lines = LineStore(lines)
         self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
@@ -91,6 +93,18 @@ class Document:
         self._changed: set[int] | None = set()
         """The lines whose facts changed since `_base` was computed; None once lines were added or removed."""
         self._diagnostics: list[Diagnostic] | None = None
+
+    def _line(self, number: int, text: str) -> LineResult:
+        """The line pass of line `number`. pi's loader trims the whole file before splitting it, which removes a
+        byte order mark at the very start (and only there, and only in some releases): line 1 is analyzed without it,
+        plus ELY008, which says what the targeted release does."""
+        if number or not text.startswith(BOM) or self.format.kind is not Kind.ELYRA:
+            return self.analyzer.line(text)
+        result = self.analyzer.line(" " + text[1:])
+        from .elyra.bom import bom_issue
+
+        issue = bom_issue(self.options.pi_version)
+        return msgspec.structs.replace(result, issues=(issue, *result.issues))
 
     @property
     def linked(self) -> Linked:
@@ -145,7 +159,7 @@ class Document:
             if info != self.format:
                 self._reset(list(lines))
                 return
-        new_results = [self.analyzer.line(line) for line in replacement]
+        new_results = [self._line(start_line + offset, line) for offset, line in enumerate(replacement)]
         self.results[start_line : end_line + 1] = new_results
         self._splice_issue_lines(start_line, end_line, new_results)
         self._diagnostics = None

@@ -268,12 +268,19 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
     return check(entry, info, findings, base, release)
 
 
+_MISSING_ID_EFFECT = {
+    "id": "pi indexes this entry under `undefined`, so it is unreachable and breaks the chain of its children",
+    "parentId": ("pi's context walk stops at this entry as if it were a root: every entry above it leaves the "
+                 "model context"),
+}
+"""What pi does when each tree key is absent: an absent `parentId` reads as "no parent", not as a broken link."""
+
+
 def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
     for attr, key in (("id", "id"), ("parent_id", "parentId")):
         if not has(entry, attr):
             findings.append(Finding("ELY021", (key,), Mark.MISSING,
-                                    f"`{key}` is missing in a v{_version(info)} file: pi indexes this entry under "
-                                    "`undefined`, so it is unreachable and breaks the chain of its children"))
+                                    f"`{key}` is missing in a v{_version(info)} file: {_MISSING_ID_EFFECT[key]}"))
 
 
 def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,

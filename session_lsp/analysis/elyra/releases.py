@@ -32,6 +32,9 @@ class PiRelease(msgspec.Struct, frozen=True):
     """How much of the first line `pi --continue` reads to find a session's header."""
     thinking_levels: frozenset[str]
     stop_reasons: frozenset[str]
+    trims_bom: bool
+    """Whether the loader trims the whole file before splitting it (0.73), which drops a byte order mark at its start;
+    1.6 parses line by line, so the BOM makes the header unparseable and pi refuses the file."""
     unknown_entry_types: dict[str, str] = {}
     """Entry types newer releases write that this one does not know, with what it does with them."""
     unknown_roles: dict[str, str] = {}
@@ -54,6 +57,7 @@ RELEASES: dict[str, PiRelease] = {
             header_scan_bytes=512,
             thinking_levels=_LEVELS_073,
             stop_reasons=_STOPS_073,
+            trims_bom=True,
             unknown_entry_types={
                 "usage": "pi 0.73 does not know `usage` entries (pi 1.x's): it keeps the line as a tree node and "
                          "leaves it out of token and cost totals",
@@ -75,6 +79,7 @@ RELEASES: dict[str, PiRelease] = {
             header_scan_bytes=1024 * 1024,
             thinking_levels=_LEVELS_073 | {"max"},
             stop_reasons=_STOPS_073 | {"pending", "deferred"},
+            trims_bom=False,
             projection=True,
         ),
     )

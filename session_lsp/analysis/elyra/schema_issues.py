@@ -7,13 +7,21 @@ compaction index, the bash exit code.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import validate
+from ..diagnostics import Severity
 from ..jsonscan import Path
 from .findings import Finding, Mark
 
 _Kind = validate.IssueKind
+
+_COSMETIC: dict[Path, str] = {
+    ("message", "timestamp"): "only the message's time in pi's display is lost",
+    ("display",): "pi reads a missing `display` as false and does not render the message in the chat",
+}
+"""Required fields whose absence pi's context building never notices: what goes wrong is display only."""
 
 
 def dotted(path: Path) -> str:
@@ -30,6 +38,11 @@ def _in_block(path: Path) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _numeric_string_at_least_3(value: Any) -> bool:
+    """A string like "3": JavaScript's `version < 2` and `version < 3` convert it to a number, so pi reads it as v3."""
+    return isinstance(value, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", value) is not None and float(value) >= 3
 
 
 def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) -> Finding | None:
@@ -65,6 +78,10 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
             return Finding("ELY016", path, Mark.VALUE,
                            f"header `version` {raw['version']!r} is not an integer: pi treats it as below 2, runs "
                            "the full v1 migration (regenerating every id and parentId) and rewrites the file")
+        if last == "version" and _numeric_string_at_least_3(raw.get("version")):
+            return Finding("ELY014", path, Mark.VALUE,
+                           f"header `version` {raw['version']!r} is a string: pi compares it as a number, so it loads "
+                           "the file exactly as with `version: 3` (no migration, no rewrite)", Severity.INFORMATION)
         consequence = ("pi's loader rejects the file and starts a fresh session over it" if last == "id"
                        else "wrong types break pi's session listing and sorting")
         return Finding("ELY014", path, Mark.VALUE, f"header `{name}`: {detail}; {consequence}")
@@ -82,6 +99,10 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
         return Finding("ELY080", path, Mark.VALUE,
                        f"`message.exitCode` is not a number ({detail}): pi's renderer expects an integer or no "
                        "exitCode")
+    if kind is _Kind.MISSING and path in _COSMETIC:
+        return Finding("ELY032", path, Mark.MISSING,
+                       f"required field `{name}` is missing: pi builds and sends the same context without it "
+                       f"({_COSMETIC[path]})", Severity.INFORMATION)
     if kind is _Kind.MISSING:
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
