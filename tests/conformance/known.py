@@ -19,14 +19,9 @@ class Known(msgspec.Struct, frozen=True):
 ISSUE_13 = "issue 13"
 
 KNOWN: tuple[Known, ...] = (
-    Known("0.73", "bom", "clean",
-          "pi 0.73 trims the whole text before splitting it, and JavaScript's trim() removes a BOM: the file loads "
-          "unchanged, yet we report ELY001 on the header and ELY010", ISSUE_13),
     Known("*", "version-2", "rewritten",
           "pi migrates a v2 file to v3 on open and rewrites it (ids kept); session-lsp says nothing about that "
           "rewrite", ISSUE_13),
-    Known("*", "version-string-3", "clean",
-          "`\"3\" >= 3` is true in JavaScript: pi treats \"3\" as 3, but ELY014 is an error", ISSUE_13),
     Known("*", "corpus", "rewritten",
           "the v1 corpus files: pi migrates them to v3 on open (new ids, firstKeptEntryIndex turned into an id) and "
           "rewrites them; session-lsp has no diagnostic that says a sound v1 file is rewritten on first open"),
