@@ -38,8 +38,6 @@ KNOWN: tuple[Known, ...] = (
     Known("*", "toolCallId-edit", "clean",
           "the edited result was compacted away, so pi never sends it; ELY070 keeps its error severity and does "
           "not say the entry is compacted away", ISSUE_13),
-    Known("*", "missing-field", "clean",
-          "a missing `timestamp` or `message.timestamp` changes nothing pi sends; ELY032 is an error", ISSUE_13),
     Known("*", "invalid-utf8", "clean",
           "the U+FFFD lands in a key pi does not send (the damaged `message.timestamp` key, on an entry off the "
           "path or a custom_message pi rebuilds): the request is unchanged, but ELY032 (missing timestamp) is an "
