@@ -40,9 +40,8 @@ KNOWN: tuple[Known, ...] = (
           "not say the entry is compacted away", ISSUE_13),
     Known("*", "invalid-utf8", "clean",
           "the U+FFFD lands in a key pi does not send (the damaged `message.timestamp` key, on an entry off the "
-          "path or a custom_message pi rebuilds): the request is unchanged, but ELY032 (missing timestamp) is an "
-          "error; ELY006 stays an error on purpose, since any rewrite by pi makes the replacement permanent",
-          ISSUE_13),
+          "path or a custom_message pi rebuilds): the request is unchanged, but ELY006 is an error, on purpose: "
+          "any rewrite by pi makes the replacement permanent"),
     Known("*", "id-not-string", "clean",
           "pi indexes ids in a Map and chains the next append to whatever the leaf's id is, so a numeric id on "
           "the last entry behaves like a string; ELY033 stays an error on purpose: any parentId that names it "
