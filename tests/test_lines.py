@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from session_lsp.analysis.lines import MAX_DEPTH, LineKind, decode, split_glued
 
 
@@ -27,3 +29,16 @@ def test_nesting_past_the_limit_is_not_decoded_but_brackets_in_strings_do_not_co
     assert decode('{"a":"' + "[" * 100_000 + '"}').kind is LineKind.OBJECT
     unclosed = decode("[" * 100_000)
     assert unclosed.kind is LineKind.INVALID and not unclosed.too_deep and unclosed.error_col == 100_000
+
+
+@pytest.mark.parametrize(("line", "pieces"), [
+    ('{"a":"}{"}{"b":1}  [1,2]{"c":"é}{"}', ['{"a":"}{"}', '{"b":1}', '[1,2]', '{"c":"é}{"}']),
+    ('{"a":1}{"b":2}garbage', ['{"a":1}', '{"b":2}garbage']),
+    ('{"a":[{}]}{"b":{"c":{}}}[[]]', ['{"a":[{}]}', '{"b":{"c":{}}}', '[[]]']),
+])
+def test_seams_inside_strings_and_trailing_junk_split_as_a_json_reader_would(line: str, pieces: list[str]) -> None:
+    """A `}{` inside a string is no seam, and a line that stops being JSON keeps its last piece whole: the fast
+    split falls back to the step-by-step one and both give the values a reader would find."""
+    decoded = decode(line)
+    assert decoded.kind is LineKind.GLUED
+    assert split_glued(line, decoded.parts) == pieces

@@ -24,6 +24,8 @@ MAX_DEPTH = 512
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SPACE = re.compile(rb"[ \t\r\n]*")
+_SEAM = re.compile(r"[}\]][ \t\r\n]*([{\[])")
+"""Where one glued object or array may end and the next begin."""
 _DELTA = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
@@ -119,10 +121,30 @@ def decode(line: str) -> Decoded:
     return Decoded(LineKind.OBJECT if isinstance(value, dict) else LineKind.NON_OBJECT, value)
 
 
+def _split_at_brackets(line: str, first: int, second: int) -> tuple[int, ...] | None:
+    """The columns where each glued value starts, when every `}{`-like seam after `second` (the column where the
+    decoder saw the second value begin) is one: each piece then decodes on its own, with no exception raised
+    per record. None when a seam falls inside a string or a piece is not a value; objects and arrays are
+    prefix-free, so a split into values is the only one and equals what the step-by-step scan finds."""
+    starts = [first, second, *(match.start(1) for match in _SEAM.finditer(line, second + 1))]
+    ends = [*starts[1:], len(line)]
+    decode_piece = _DECODER.decode
+    try:
+        for start, end in zip(starts, ends):
+            decode_piece(line[start:end])
+    except (msgspec.DecodeError, UnicodeEncodeError):
+        return None
+    return tuple(starts)
+
+
 def _invalid_or_glued(line: str, error: msgspec.DecodeError) -> Decoded:
     message, col = _error_col(line, error)
     if "trailing characters" not in str(error) or line[col] not in "{[":
         return Decoded(LineKind.INVALID, error=message, error_col=col)
+    first = len(line) - len(line.lstrip())
+    parts = _split_at_brackets(line, first, col)
+    if parts is not None:
+        return Decoded(LineKind.GLUED, error=message, error_col=col, parts=parts)
     data = line.encode("utf-8", "surrogatepass")
     view = memoryview(data)
     first = len(data) - len(data.lstrip())
