@@ -21,6 +21,7 @@ from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
 from .analysis.text import decode_bytes
+from .files import NotReadable, read_regular
 
 EXIT_CLEAN = 0
 EXIT_FOUND = 1
@@ -119,8 +120,9 @@ def read(source: Source) -> bytes:
     if source.path is None:
         return sys.stdin.buffer.read()
     try:
-        with open(source.path, "rb") as handle:
-            return handle.read()
+        return read_regular(source.path)
+    except NotReadable as error:
+        raise UsageError(f"{source.path}: cannot read file ({error}; give a pipe's output as '-')") from None
     except OSError as error:
         raise UsageError(f"{source.path}: cannot read file ({error.strerror})") from None
 

@@ -292,7 +292,7 @@ def test_an_unreadable_file_is_an_io_error(capsys: pytest.CaptureFixture[str], b
     def refuse(*args: object, **kwargs: object) -> object:
         raise PermissionError(13, "Permission denied", str(broken))
 
-    monkeypatch.setattr(cli, "open", refuse, raising=False)
+    monkeypatch.setattr(cli, "read_regular", refuse)
     code, _, err = run(capsys, "check", str(broken))
     assert code == cli.EXIT_USAGE
     assert err == f"session-lsp: error: {broken}: cannot read file (Permission denied)\n"

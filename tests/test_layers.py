@@ -21,6 +21,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.document",),
     ("analysis.features",),
     ("analysis",),
+    ("files",),
     ("server",),
     ("cli",),
     ("__main__",),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import stat
 from collections.abc import Iterator, Sequence
 
 from lsprotocol import types
@@ -19,6 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..analysis import Document, Options, Span
 from ..analysis.text import Encoding, decode_bytes
+from ..files import read_regular
 from .convert import from_position
 
 
@@ -97,29 +97,10 @@ def retarget(uri: str, doc: Document, pi_version: str | None) -> None:
     doc.retarget(options_for(path_of(uri), pi_version))
 
 
-class NotReadable(Exception):
-    """A path `sessionLsp/analyzeFile` refuses to read: not a regular file, or larger than the setting allows."""
-
-
 def read_file(path: str, pi_version: str | None, max_bytes: int) -> Document:
-    """Analyse a file from disk without opening it as a document (the `sessionLsp/analyzeFile` request). Only a
-    regular file of at most `max_bytes` is read: a FIFO would block the worker, /dev/zero would never end, and a
-    directory has nothing to analyse. The size is checked on the open handle, and the read stops one byte past
-    the limit, so a file that grows meanwhile cannot take more."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise NotReadable(f"{path} is not a regular file")
-        if status.st_size > max_bytes:
-            raise NotReadable(f"{path} is {status.st_size} bytes, over sessionLsp.analyzeFileMaxBytes ({max_bytes})")
-    except BaseException:
-        os.close(descriptor)
-        raise
-    with open(descriptor, "rb") as handle:
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise NotReadable(f"{path} grew past sessionLsp.analyzeFileMaxBytes ({max_bytes}) while being read")
+    """Analyse a file from disk without opening it as a document (the `sessionLsp/analyzeFile` request): a regular
+    file of at most `max_bytes` (`sessionLsp.analyzeFileMaxBytes`)."""
+    data = read_regular(path, max_bytes)
     text, bad = decode_bytes(data)
     del data
     return Document(text, options_for(path, pi_version), [Span.on_line(line, start, end) for line, start, end in bad])

@@ -84,7 +84,7 @@ async def test_only_regular_files_within_the_size_setting_are_read(editor: Edito
         try:
             await _analyze(editor, big)
         except Exception as error:
-            assert "over sessionLsp.analyzeFileMaxBytes (100)" in str(error)
+            assert "over the limit of 100" in str(error)
             break
         assert asyncio.get_running_loop().time() < deadline, "the size setting never applied"
         await asyncio.sleep(0.05)

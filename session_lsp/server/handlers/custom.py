@@ -18,7 +18,8 @@ from ...analysis.text import Encoding
 from .. import convert
 from ..app import SessionServer
 from ..diagnostics import for_client
-from ..documents import NotReadable, read_file
+from ...files import NotReadable
+from ..documents import read_file
 
 ANALYZE_FILE = "sessionLsp/analyzeFile"
 TREE = "sessionLsp/tree"
@@ -57,7 +58,7 @@ async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
     try:
         doc = await ls.run(read_file, path, ls.settings.pi_version, ls.settings.analyze_file_max_bytes)
     except NotReadable as error:
-        raise JsonRpcException(f"not analysed: {error}", code=types.LSPErrorCodes.RequestFailed.value) from error
+        raise JsonRpcException(f"{path} is not analysed: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)", code=types.LSPErrorCodes.RequestFailed.value) from error
     except OSError as error:
         raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
                                code=types.LSPErrorCodes.RequestFailed.value) from error
