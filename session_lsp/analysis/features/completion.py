@@ -8,7 +8,6 @@ this line and a bounded stretch of the model: no request scans the file.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
@@ -27,7 +26,6 @@ from .types import CompletionItem
 from .values import reference_values
 from .views import elyra_view
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def completions(doc: Document, line: int, col: int, now: datetime | str) -> list[CompletionItem]:
@@ -75,7 +73,7 @@ def _present_keys(text: str, found: Where) -> set[str]:
 def _token_end(text: str, found: Where, col: int) -> int:
     """Where the token under the cursor ends (the whole string, quotes included, or the bare word)."""
     if found.in_string:
-        match = _STRING.match(text, found.token_start)
+        match = jsonscan.STRING.match(text, found.token_start)
         return match.end() if match is not None else col
     end = col
     while end < len(text) and text[end] not in ' \t\r,:]}{["':

@@ -11,9 +11,8 @@ from typing import Any
 
 import msgspec
 
-from ..jsonscan import Path, PathItem
+from ..jsonscan import STRING, Path, PathItem
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BARE = re.compile(r"[^\s,:\[\]{}\"]+")
 _WS = re.compile(r"[ \t\r\n]*")
 
@@ -109,7 +108,7 @@ def where(text: str, col: int) -> Where | None:
                     top.expect, top.index = "value", top.index + 1
             pos += 1
         elif char == '"':
-            match = _STRING.match(text, pos)
+            match = STRING.match(text, pos)
             if match is None or match.end() > col:
                 return _result(stack, col, pos, True, text[pos + 1 : col])
             _token(stack, match.group())

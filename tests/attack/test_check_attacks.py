@@ -1,0 +1,143 @@
+"""Hostile input given to `session-lsp check`, each case in a subprocess with a wall-clock and a memory bound:
+no traceback, no hang, the exit status a user can rely on, and the diagnostic that says what pi does.
+
+Bounds are generous (a loaded 2-core CI machine); they catch a hang, quadratic time or a blow-up, not a slowdown.
+Inputs are generated in the test's temporary folder, never committed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+import pytest
+
+HEADER = b'{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}\n'
+USER = (b'{"type":"message","id":"a0000001","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z",'
+        b'"message":{"role":"user","content":"hi","timestamp":1767225601000}}\n')
+MIB = 1024 * 1024
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Run(msgspec.Struct):
+    status: int
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_mib: float
+
+
+def check(*args: str, timeout: float) -> Run:
+    """`session-lsp check --format json ARGS` in a child process, killed past `timeout`."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as peak:
+        started = time.monotonic()
+        child = subprocess.Popen([sys.executable, "-m", "tests.attack.peak", "check", "--format", "json", *args],
+                                 stdout=out, stderr=err, cwd=ROOT, env={**os.environ, "SESSION_LSP_PEAK_FILE": peak.name})
+        try:
+            status = child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            raise AssertionError(f"check did not finish within {timeout} s") from None
+        seconds = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        return Run(status, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                   seconds, int(peak.read() or 0) / 1024)
+
+
+def _codes(run: Run) -> set[str]:
+    return {item["code"] for item in msgspec.json.decode(run.stdout)} if run.stdout.strip() else set()
+
+
+def _deep_array(n: int) -> bytes:
+    return HEADER + b"[" * n + b"]" * n + b"\n"
+
+
+def _deep_field(n: int) -> bytes:
+    return HEADER + USER[:-2] + b',"extra":' + b'{"a":' * n + b"1" + b"}" * n + b"}\n"
+
+
+def _unclosed(n: int) -> bytes:
+    return HEADER + b"[" * n + b"\n"
+
+
+def _long_line(text: bytes) -> bytes:
+    return HEADER + USER.replace(b'"content":"hi"', b'"content":"' + text + b'"')
+
+
+def _tiny_lines(count: int) -> bytes:
+    return HEADER + b"[]\n" * count
+
+
+def _glued(count: int) -> bytes:
+    return HEADER + b"{}" * count + b"\n"
+
+
+CASES: dict[str, tuple[Callable[[], bytes], int, set[str], float, float]] = {
+    # name: (content, exit status, codes that must be reported, seconds, MiB)
+    "deep array, 100,000 levels": (lambda: _deep_array(100_000), 0, {"ELY007"}, 30, 400),
+    "deep object in a field, 100,000 levels": (lambda: _deep_field(100_000), 0, {"ELY007"}, 30, 400),
+    "unclosed deep array": (lambda: _unclosed(100_000), 1, {"ELY001"}, 30, 400),
+    "20 MB single line": (lambda: _long_line(b"x" * 20 * MIB), 0, set(), 30, 400),
+    "20 MB of escapes in one string": (lambda: _long_line(b"\\n" * 10 * MIB), 0, set(), 30, 400),
+    "1,000,000 tiny lines": (lambda: _tiny_lines(1_000_000), 1, {"ELY003"}, 120, 3000),
+    "NUL bytes": (lambda: HEADER + b'{"type":"message",\x00"id":"a"}\n', 1, {"ELY001"}, 30, 400),
+    "invalid UTF-8": (lambda: HEADER + USER.replace(b"hi", b"h\xff\xfei"), 1, {"ELY006"}, 30, 400),
+    "lone surrogate escapes": (lambda: HEADER + USER.replace(b"hi", b"\\ud800 \\udfff"), 0, set(), 30, 400),
+    "byte order mark": (lambda: b"\xef\xbb\xbf" + HEADER + USER, 1, {"ELY008"}, 30, 400),
+    "CRLF line ends": (lambda: (HEADER + USER).replace(b"\n", b"\r\n"), 0, set(), 30, 400),
+    "100,000 glued records": (lambda: _glued(100_000), 1, {"ELY002"}, 30, 400),
+    "400,000 glued records": (lambda: _glued(400_000), 1, {"ELY002"}, 30, 600),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_hostile_file(name: str, tmp_path: Path) -> None:
+    content, status, codes, seconds, mib = CASES[name]
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(content())
+    run = check(str(path), timeout=seconds * 2)
+    assert "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert run.status == status, run.stderr[-2000:]
+    assert codes <= _codes(run)
+    assert run.seconds < seconds, f"{run.seconds:.1f} s"
+    assert run.peak_mib < mib, f"{run.peak_mib:.0f} MiB"
+
+
+@pytest.mark.parametrize("make", ["fifo", "/dev/zero", "directory named .jsonl"])
+def test_what_is_not_a_regular_file_is_refused_at_once(make: str, tmp_path: Path) -> None:
+    """A FIFO with no writer would block a reader forever and /dev/zero never ends: a clear error, status 2."""
+    if make == "fifo":
+        target = tmp_path / "pipe.jsonl"
+        os.mkfifo(target)
+    elif make == "/dev/zero":
+        target = Path("/dev/zero")
+    else:
+        target = tmp_path / "folder.jsonl"
+        target.mkdir()
+        (target / "inside.txt").write_text("not a session")
+    run = check(str(target), timeout=20)
+    assert "Traceback" not in run.stderr
+    if make == "directory named .jsonl":
+        assert run.status == 0 and run.stdout.strip() == "[]"
+    else:
+        assert run.status == 2 and "not a regular file" in run.stderr
+
+
+def test_a_symlink_loop_and_an_unreadable_file_in_a_folder(tmp_path: Path) -> None:
+    """os.walk does not follow links, so a loop ends; a .jsonl that cannot be opened (here a dangling link, which
+    stays unreadable when the tests run as root) is an error for that file, and the other files are checked."""
+    (tmp_path / "loop").symlink_to(tmp_path)
+    (tmp_path / "gone.jsonl").symlink_to(tmp_path / "missing-target.jsonl")
+    (tmp_path / "good.jsonl").write_bytes(HEADER + USER)
+    run = check(str(tmp_path), timeout=20)
+    assert "Traceback" not in run.stderr
+    assert run.status == 2 and "gone.jsonl: cannot read file" in run.stderr
