@@ -204,7 +204,18 @@ class _Checker:
                      f"the file name says session {named!r} but the header id is {header.id!r}: pi never checks "
                      "this, but it hints at a copied or renamed file")
         if not model.tree:
-            self._tree_fields_in_v1(header_line, info)
+            if not self._tree_fields_in_v1(header_line, info) and (header.version == 1 or not header.has_version):
+                self._migrated(header_line, header, "v1 file: pi migrates it when it opens it, giving every entry an "
+                               "id, each the child of the line above (a compaction's firstKeptEntryIndex becomes a "
+                               "firstKeptEntryId), and rewrites the file in place")
+        elif info.version == 2 and header.version == 2:
+            self._migrated(header_line, header, "v2 file: pi migrates it to v3 when it opens it (hookMessage roles "
+                           "renamed custom; ids and parents kept) and rewrites the file in place")
+
+    def _migrated(self, header_line: int, header: HeaderFacts, what: str) -> None:
+        """ELY025, for a sound old file whose version no other rule reports: pi rewrites it on first open."""
+        said = f"version {header.version}" if header.has_version else "no `version`"
+        self.add("ELY025", header_line, ("version",) if header.has_version else ("type",), f"{said}, a {what}")
 
     def _header_missing(self, info: FormatInfo) -> None:
         model, facts = self.model, self.facts
@@ -230,20 +241,23 @@ class _Checker:
             where += f" (the one on line {model.header_line + 1} comes too late)"
         self.add("ELY010", first, ("type",) if found.type is not None else (), f"{where}: {consequence}")
 
-    def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> None:
+    def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> bool:
+        """ELY020; whether it fired."""
         facts = self.facts
         carrying = [line for line in self.model.entry_lines if facts[line].has_id or facts[line].has_parent]
         if not carrying:
-            return
+            return False
         first = carrying[0]
-        version = "has no `version`" if info.version == 1 and not facts[header_line].has_version \
-            else f"says version {info.version}"
+        header: HeaderFacts = facts[header_line]
+        version = "has no `version`" if not header.has_version else f"says version {header.version}" \
+            if header.version is not None else "has a `version` pi reads as 1"
         self.add("ELY020", first, ("id",) if facts[first].has_id else ("parentId",), key=True,
                  message=(f"the header {version} (v1) but {len(carrying)} entries carry id/parentId: on open pi runs "
                           "the v1→v2 migration, overwrites every id and parentId with one new linear chain and "
                           "rewrites the file, so branches are flattened and firstKeptEntryId/targetId/fromId are left "
                           "dangling"),
                  related=((header_line, ("type",), "the header without a tree version"),))
+        return True
 
     # -- ids and parents (v2+) ------------------------------------------------------------------------------------
 
