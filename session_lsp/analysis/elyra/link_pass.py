@@ -21,7 +21,7 @@ from ..diagnostics import Severity
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
-from .facts import EntryFacts, HeaderFacts
+from .facts import EntryFacts, HeaderFacts, NullFacts
 from .releases import PiRelease
 from .releases import release as pi_release
 from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
@@ -235,6 +235,10 @@ class _Checker:
                          f"the header is on line {first + 1}, after lines pi cannot parse: it loads when opened "
                          "explicitly, but `pi --continue` parses only the first physical line and ignores this "
                          "session", related=((0, (), "the first line, which is not the header"),))
+            return
+        if type(found) is NullFacts:
+            self.add("ELY010", first, (), "the first line pi can parse is JSON null, not a `{\"type\":\"session\"}` "
+                     f"header: {self.release.null_line}")
             return
         where = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
         if model.header_line is not None:
@@ -718,6 +722,13 @@ class _Checker:
         if leaf is None:
             return
         path = model.active_path
+        found = facts[leaf]
+        if model.resumed is None:
+            self.add("ELY047", leaf, ("type",) if found.type is not None else (),
+                     "pi resumes from this line, the last in the file, but it has no id: pi's path from it is empty, "
+                     f"so the context it sends holds none of the {len(model.entry_lines) - 1} entries above, and the "
+                     "next message is appended as a new root")
+            return
         notes = [f"{len(path)} entries on its path to the root"]
         if model.in_cycle(leaf):
             notes.append("the path loops, so pi hangs building the context")
@@ -727,7 +738,6 @@ class _Checker:
         if branches:
             notes.append(f"{branches} branch point{'s' if branches > 1 else ''} in the file; other branches are "
                          "not in the context")
-        found = facts[leaf]
         self.add("ELY047", leaf, ("type",) if found.type is not None else (),
                  "pi resumes from this entry: it is the last one in the file (not the deepest or newest node), so "
                  f"the next message is appended below it ({'; '.join(notes)})")

@@ -24,6 +24,8 @@ _COSMETIC: dict[Path, str] = {
     ("display",): "pi reads a missing `display` as false and does not render the message in the chat",
     ("timestamp",): "pi's /tree orders siblings by it and its session list dates the entry: both read NaN",
     ("customType",): "the extension that wrote it no longer recognises it; the model gets the same content",
+    ("message", "customType"): "the extension that wrote it no longer recognises it; the model gets the same content",
+    ("message", "display"): "pi reads a missing `display` as false and does not render the message in the chat",
 }
 """Required fields whose absence pi's context building never notices: what goes wrong is display only."""
 
