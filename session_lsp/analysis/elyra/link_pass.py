@@ -308,6 +308,7 @@ class _Checker:
             if found.parent_id in repeated:
                 naming.setdefault(found.parent_id, []).append(line)
         used = set(model.by_id)
+        looped = {member for cycle in model.cycles if len(cycle) > 1 for member in cycle}
         for entry_id, lines in occurrences.items():
             first = lines[0]
             children = naming.get(entry_id, [])
@@ -320,11 +321,23 @@ class _Checker:
                 written = "1 entry written for the earlier one now hangs" if len(earlier) == 1 else \
                     f"{len(earlier)} entries written for the earlier one now hang"
                 note = f"; {written} under this one instead" if earlier else ""
-                self.add("ELY040", line, ("id",),
-                         f"id {entry_id!r} is already used on line {first + 1}: pi's index keeps only the later "
-                         f"entry, so the earlier one and its subtree become unreachable{note}",
+                previous = lines[index - 1]
+                severity = None
+                if line in looped:
+                    what = (f"pi's index keeps only the later entry, which sits on a parentId loop: pi's /tree "
+                            f"(getTree) lists it under line {previous + 1}'s parent and again inside the loop, and "
+                            "never returns")
+                elif facts[line] == facts[previous]:
+                    what = (f"this line repeats line {previous + 1} (same id and parent): the path and context pi "
+                            "builds are unchanged, but pi's /tree lists this entry, and everything below it, twice")
+                    severity = Severity.WARNING
+                else:
+                    what = ("pi's index keeps only the later entry, so the earlier one and its subtree become "
+                            f"unreachable, and pi's /tree lists this entry twice (under line {previous + 1}'s parent "
+                            f"too){note}")
+                self.add("ELY040", line, ("id",), f"id {entry_id!r} is already used on line {first + 1}: {what}",
                          related=((first, ("id",), "the first entry with this id"),),
-                         data={"new_id": fresh, "parent_lines": meant})
+                         data={"new_id": fresh, "parent_lines": meant}, severity=severity)
 
     def _previous_id(self, line: int) -> str | None:
         """The id of the nearest entry above `line` that can be its parent: the parent pi would have written.
