@@ -720,12 +720,44 @@ class _Checker:
                              "pi keeps nothing from before the compaction, so only the summary and what follows it "
                              "are sent", related=((kept, ("id",), "the entry it names"),))
             compactions.sort(key=pre.__getitem__)
+        for line in compactions:
+            self._cut_calls(line)
         for line, later in zip(compactions, compactions[1:]):
             if pre[later] < end[line]:
                 self.add("ELY056", line, ("type",),
                          f"a later compaction below it (line {later + 1}) replaces it on that path: pi uses only the "
                          "last compaction on the path, so there this summary is never sent",
                          related=((later, ("type",), "the compaction pi uses there"),))
+
+    def _cut_calls(self, line: int) -> None:
+        """ELY076: the entries the compaction keeps hold a tool result whose call is above its first kept entry, so
+        pi sends that result, right after the summary, without the call."""
+        model, facts = self.model, self.facts
+        kept = model.first_kept(line)
+        if kept is None or kept == line or not model.is_ancestor(kept, line):
+            return
+        orphans: list[tuple[int, int]] = []
+        up = model.parent_of[line]
+        while up != NONE:
+            call = model.result_calls.get(up)
+            if call is not None:
+                call_line = unpack_call(call)[0]
+                if call_line != kept and model.is_ancestor(call_line, kept):
+                    orphans.append((up, call_line))
+            if up == kept:
+                break
+            up = model.parent_of[up]
+        if not orphans:
+            return
+        result, call_line = orphans[-1]
+        more = f" (and {len(orphans) - 1} more)" if len(orphans) > 1 else ""
+        field = "firstKeptEntryId" if model.tree else "firstKeptEntryIndex"
+        self.add("ELY076", line, (field,),
+                 f"the kept history starts at line {kept + 1}, below the tool call on line {call_line + 1} that the "
+                 f"result on line {result + 1} answers{more}: pi cuts the call away but sends the result right "
+                 "after the summary, and providers reject a tool result whose call is missing",
+                 related=((result, ("message", "toolCallId"), "the result pi sends without its call"),
+                          (call_line, ("message", "content"), "the call the compaction cut away")))
 
     # -- the leaf -------------------------------------------------------------------------------------------------
 
