@@ -55,7 +55,7 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     checker.order_rules()
     checker.walk()
     checker.leaf_rule()
-    return Linked(model, checker.issues)
+    return Linked(model, checker.placed())
 
 
 RESCAN_LIMIT = 64
@@ -104,9 +104,15 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     checker.unanswered(checker.goes_on_by_scanning if len(new.unanswered) <= RESCAN_LIMIT else checker.goes_on())
     checker.compactions()
     checker.leaf_rule()
-    return Linked(new, checker.issues)
+    return Linked(new, checker.placed())
 
 
+_PATH_RULES = frozenset({"ELY042", "ELY050", "ELY051", "ELY055", "ELY058", "ELY059", "ELY070", "ELY071", "ELY072",
+                         "ELY073", "ELY074", "ELY075", "ELY076"})
+"""Rules about what pi sends from a path: they matter only where pi resumes, which `_Checker.placed` says."""
+_ABANDONED = "(on an abandoned branch: this matters only if you navigate there)"
+_COMPACTED = ("(compacted away on the active path: pi no longer sends it; this matters only if you navigate back "
+              "above the compaction)")
 _SPEAKING_TYPES = frozenset({"custom_message", "branch_summary", "compaction"})
 """Entry types (besides messages) that put a message into pi's model context."""
 _EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
@@ -172,6 +178,37 @@ class _Checker:
             data: dict[str, Any] | None = None) -> None:
         others = tuple(RelatedAnchor(Anchor(other, other_path), text) for other, other_path, text in related)
         self.issues.append(LinkIssue(code, Anchor(line, path, key), message, severity, others, data))
+
+    def placed(self) -> list[LinkIssue]:
+        """The issues, those of `_PATH_RULES` told where they are when that is not the path pi resumes: on an
+        abandoned branch, or compacted away on it. Done last, on copies, so the raw issues a relink reuses
+        (`ElyraModel.walk_issues`) never carry a clause for a path that has since changed."""
+        model = self.model
+        if not model.tree or model.resumed is None:
+            return self.issues
+        cut = self._compacted_below()
+        out: list[LinkIssue] = []
+        for issue in self.issues:
+            line = issue.anchor.line
+            if issue.code in _PATH_RULES and model.is_entry(line):
+                if line not in model.active_path:
+                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_ABANDONED}")
+                elif cut is not None and line != cut and model.is_ancestor(line, cut):
+                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_COMPACTED}")
+            out.append(issue)
+        return out
+
+    def _compacted_below(self) -> int | None:
+        """The entry on the active path above which the last compaction on it drops everything (its first kept
+        entry, or the compaction itself when that names nothing above it); None without a compaction there."""
+        model, facts = self.model, self.facts
+        path = model.active_path
+        last = max((line for line in model.special_lines if facts[line].type == "compaction" and line in path),
+                   key=model.pre.__getitem__, default=None)
+        if last is None:
+            return None
+        kept = model.first_kept(last)
+        return kept if kept is not None and model.is_ancestor(kept, last) else last
 
     # -- the file and its header ------------------------------------------------------------------------------
 
