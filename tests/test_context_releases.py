@@ -71,3 +71,26 @@ def test_the_compaction_checkpoint_replaces_earlier_system_messages_in_1_6() -> 
     assert [role for role, _ in roles] == ["system", "user", "user", "user"]
     assert roles[0][1] == "prompt two" and roles[2] == ("user", "kept")
     assert [role for role, _ in sent(text, "0.73")] == ["user", "user", "user"]
+
+
+def _versioned(version: str) -> str:
+    """A branched tree (e3 re-asks e1) with a hookMessage, under a header whose `version` is written as given."""
+    hook = {"type": "message", "message": {"role": "hookMessage", "customType": "hook", "content": "hooked",
+                                           "display": True, "timestamp": 1}}
+    lines = [json.dumps({**HEADER, "version": 0}).replace('"version": 0', f'"version": {version}')]
+    for number, (parent, entry) in enumerate([(None, user("first")), ("e1", assistant("abandoned")),
+                                              ("e1", user("again")), ("e3", hook)], 1):
+        lines.append(json.dumps({"id": f"e{number}", "parentId": parent, "timestamp": HEADER["timestamp"], **entry}))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("pi_version", ["0.73", "1.6"])
+@pytest.mark.parametrize(("version", "expected"), [
+    ("3.0", ["first", "again"]),  # read as 3: the tree, and the v3-unknown hookMessage dropped
+    ("2.5", ["first", "again", "hooked"]),  # a v2 file: the tree, hookMessage renamed custom
+    ("null", ["first", "abandoned", "again", "hooked"]),  # `?? 1`: the v1 migration chains every entry in file order
+    ("true", ["first", "abandoned", "again", "hooked"]),
+])
+def test_the_header_version_is_read_as_pi_compares_it(version: str, expected: list[str], pi_version: str) -> None:
+    """Checked against pi 0.73.1 and 1.6.0 (their migrateToCurrentVersion): the same in both."""
+    assert [text for _, text in sent(_versioned(version), pi_version)] == expected

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from session_lsp.analysis.detect import FormatInfo, Kind
 from session_lsp.analysis.diagnostics import Severity
 from session_lsp.analysis.elyra.facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
-from session_lsp.analysis.elyra.line_pass import JUNK_FACTS, analyze_line
+from session_lsp.analysis.elyra.line_pass import JUNK_FACTS, NULL_FACTS, analyze_line
+from session_lsp.analysis.elyra.releases import RELEASES
 from session_lsp.analysis.lines import LineKind
 from session_lsp.analysis.registry import rule
 from session_lsp.analysis.text import split_lines
@@ -148,13 +149,20 @@ def test_timestamp_fact_only_in_pi_form() -> None:
     ("  \r", LineKind.BLANK, None),
     ('{"type":"message"', LineKind.INVALID, None),
     ('{"a":1}{"b":2}', LineKind.GLUED, None),
-    ("null", LineKind.NON_OBJECT, JUNK_FACTS),
+    ("null", LineKind.NON_OBJECT, None),  # pi 1.6 skips a falsy value like a blank line
+    ("0", LineKind.NON_OBJECT, None),
     ("[1, 2]", LineKind.NON_OBJECT, JUNK_FACTS),
 ])
 def test_lines_that_are_not_objects(text: str, kind: LineKind, facts: object) -> None:
     result = analyze_line(text, V3)
     assert (result.kind, result.facts) == (kind, facts)
     assert len(result.issues) == 1
+
+
+@pytest.mark.parametrize(("text", "facts"), [("null", NULL_FACTS), ("0", JUNK_FACTS), ('""', JUNK_FACTS)])
+def test_pi_073_keeps_falsy_lines_as_entries(text: str, facts: object) -> None:
+    result = analyze_line(text, V3, RELEASES["0.73"])
+    assert type(result.facts) is type(facts) and result.facts == facts
 
 
 def test_unknown_type_keeps_the_entry_base_facts() -> None:

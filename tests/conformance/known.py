@@ -1,5 +1,5 @@
 """The disagreements with the real pi that are known, each with its reason: the conformance test fails on any
-other, and on an entry here that no longer happens (remove it then). Entries tagged "issue 13" are classes
+other, and on an entry here that no longer happens (remove it then). Entries with an `issue` are classes
 another change fixes; remove them when it lands."""
 
 from __future__ import annotations
@@ -16,28 +16,17 @@ class Known(msgspec.Struct, frozen=True):
     issue: str = ""
 
 
-ISSUE_13 = "issue 13"
-
 KNOWN: tuple[Known, ...] = (
-    Known("*", "version-2", "rewritten",
-          "pi migrates a v2 file to v3 on open and rewrites it (ids kept); session-lsp says nothing about that "
-          "rewrite", ISSUE_13),
-    Known("*", "corpus", "rewritten",
-          "the v1 corpus files: pi migrates them to v3 on open (new ids, firstKeptEntryIndex turned into an id) and "
-          "rewrites them; session-lsp has no diagnostic that says a sound v1 file is rewritten on first open"),
     Known("*", "firstKeptEntryId-edit", "shrunk",
           "a compaction whose firstKeptEntryId is its own id is how pi 1.x writes a retain-none compaction, so it is "
           "legal (issue 8); pointed there by hand, it keeps nothing from before the compaction, and nothing in the "
           "file tells that edit from pi's own"),
     Known("*", "delete-line", "shrunk",
           "deleting the last entry leaves a well-formed shorter session: nothing left in the file shows the loss"),
-    Known("*", "hookMessage", "clean",
-          "the renamed message is off the active path or compacted away, so pi sends the same request; ELY032 "
-          "(missing customType/display) is an error although pi reads neither for the context, and the problem is "
-          "presented like one on the active path", ISSUE_13),
     Known("*", "toolCallId-edit", "clean",
-          "the edited result was compacted away, so pi never sends it; ELY070 keeps its error severity and does "
-          "not say the entry is compacted away", ISSUE_13),
+          "the edited result was compacted away, so pi never sends it; ELY070 says so (\"compacted away on the "
+          "active path: ... matters only if you navigate back above the compaction\") but keeps its error severity "
+          "on purpose: navigating there sends the orphan, which providers reject"),
     Known("*", "invalid-utf8", "clean",
           "the U+FFFD lands in a key pi does not send (the damaged `message.timestamp` key, on an entry off the "
           "path or a custom_message pi rebuilds): the request is unchanged, but ELY006 is an error, on purpose: "

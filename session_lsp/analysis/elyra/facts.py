@@ -84,3 +84,8 @@ class EntryFacts(msgspec.Struct, frozen=True, gc=False):
     label = Forwarded[str | None]()
     name = Forwarded[str | None]()
     omits = Forwarded[bool]()
+
+
+class NullFacts(EntryFacts, frozen=True, gc=False):
+    """A line that is JSON `null`, which pi 0.73 keeps as an entry and then throws on: a junk entry everywhere, but
+    a type of its own, so the link pass can tell it from other junk (and an edit between them relinks)."""

@@ -24,7 +24,7 @@ from ..results import LineResult
 from ..text import LastSeen, shared
 from . import schema
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
-from .facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
+from .facts import EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
 from .findings import Finding, Mark, to_issues
 from .loose import has, line_view
 from .schema_issues import finding_for
@@ -55,6 +55,8 @@ _last_id = LastSeen()
 
 JUNK_FACTS = EntryFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
 """pi keeps a non-object line as an id-less junk entry."""
+NULL_FACTS = NullFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
+"""A `null` line pi 0.73 keeps (and throws on); a type of its own, so it never equals JUNK_FACTS."""
 
 Base = tuple[str | None, str | None, bool, str | None, bool, str | None]
 """The entry base facts in `EntryFacts` order: type, id, has_id, parent_id, has_parent, timestamp."""
@@ -128,12 +130,21 @@ def _slow(text: str, info: FormatInfo, release: PiRelease) -> LineResult:
                           data={"parts": list(decoded.parts)})
         return LineResult(kind, None, (issue,), f"{count} glued records", decoded.parts)
     if kind is LineKind.NON_OBJECT:
-        what = validate.json_type(decoded.value)
-        consequence = ("`null` makes pi throw when it reads `.type`" if decoded.value is None
-                       else "it becomes an id-less junk entry")
+        value = decoded.value
+        what = validate.json_type(value)
         start = len(text) - len(text.lstrip())
+        falsy = value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
+        if falsy and release.falsy_line is not None:
+            return LineResult(kind, None, (LineIssue("ELY003", start, len(text.rstrip()),
+                                                     f"a JSON {what}, not an object: {release.falsy_line}"),),
+                              f"not an object ({what})")
+        if value is None:
+            return LineResult(kind, NULL_FACTS, (LineIssue("ELY003", start, len(text.rstrip()),
+                                                           f"a JSON null, not an object: {release.null_line}"),),
+                              "not an object (null)")
         issue = LineIssue("ELY003", start, len(text.rstrip()),
-                          f"a JSON {what}, not an object: pi keeps it as an entry; {consequence}")
+                          f"a JSON {what}, not an object: {release.name} keeps it as an entry without an id; as the "
+                          "last line it becomes the leaf and pi resumes with an empty context")
         return LineResult(kind, JUNK_FACTS, (issue,), f"not an object ({what})")
     raw: dict[str, Any] = decoded.value
     return _object(text, line_view(raw), info, _schema_findings(raw, info), release)

@@ -21,7 +21,7 @@ from ..diagnostics import Severity
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
-from .facts import EntryFacts, HeaderFacts
+from .facts import EntryFacts, HeaderFacts, NullFacts
 from .releases import PiRelease
 from .releases import release as pi_release
 from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
@@ -55,7 +55,7 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     checker.order_rules()
     checker.walk()
     checker.leaf_rule()
-    return Linked(model, checker.issues)
+    return Linked(model, checker.placed())
 
 
 RESCAN_LIMIT = 64
@@ -104,9 +104,15 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     checker.unanswered(checker.goes_on_by_scanning if len(new.unanswered) <= RESCAN_LIMIT else checker.goes_on())
     checker.compactions()
     checker.leaf_rule()
-    return Linked(new, checker.issues)
+    return Linked(new, checker.placed())
 
 
+_PATH_RULES = frozenset({"ELY042", "ELY050", "ELY051", "ELY055", "ELY058", "ELY059", "ELY070", "ELY071", "ELY072",
+                         "ELY073", "ELY074", "ELY075", "ELY076"})
+"""Rules about what pi sends from a path: they matter only where pi resumes, which `_Checker.placed` says."""
+_ABANDONED = "(on an abandoned branch: this matters only if you navigate there)"
+_COMPACTED = ("(compacted away on the active path: pi no longer sends it; this matters only if you navigate back "
+              "above the compaction)")
 _SPEAKING_TYPES = frozenset({"custom_message", "branch_summary", "compaction"})
 """Entry types (besides messages) that put a message into pi's model context."""
 _EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
@@ -173,6 +179,37 @@ class _Checker:
         others = tuple(RelatedAnchor(Anchor(other, other_path), text) for other, other_path, text in related)
         self.issues.append(LinkIssue(code, Anchor(line, path, key), message, severity, others, data))
 
+    def placed(self) -> list[LinkIssue]:
+        """The issues, those of `_PATH_RULES` told where they are when that is not the path pi resumes: on an
+        abandoned branch, or compacted away on it. Done last, on copies, so the raw issues a relink reuses
+        (`ElyraModel.walk_issues`) never carry a clause for a path that has since changed."""
+        model = self.model
+        if not model.tree or model.resumed is None:
+            return self.issues
+        cut = self._compacted_below()
+        out: list[LinkIssue] = []
+        for issue in self.issues:
+            line = issue.anchor.line
+            if issue.code in _PATH_RULES and model.is_entry(line):
+                if line not in model.active_path:
+                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_ABANDONED}")
+                elif cut is not None and line != cut and model.is_ancestor(line, cut):
+                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_COMPACTED}")
+            out.append(issue)
+        return out
+
+    def _compacted_below(self) -> int | None:
+        """The entry on the active path above which the last compaction on it drops everything (its first kept
+        entry, or the compaction itself when that names nothing above it); None without a compaction there."""
+        model, facts = self.model, self.facts
+        path = model.active_path
+        last = max((line for line in model.special_lines if facts[line].type == "compaction" and line in path),
+                   key=model.pre.__getitem__, default=None)
+        if last is None:
+            return None
+        kept = model.first_kept(last)
+        return kept if kept is not None and model.is_ancestor(kept, last) else last
+
     # -- the file and its header ------------------------------------------------------------------------------
 
     def file_rules(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
@@ -204,7 +241,18 @@ class _Checker:
                      f"the file name says session {named!r} but the header id is {header.id!r}: pi never checks "
                      "this, but it hints at a copied or renamed file")
         if not model.tree:
-            self._tree_fields_in_v1(header_line, info)
+            if not self._tree_fields_in_v1(header_line, info) and (header.version == 1 or not header.has_version):
+                self._migrated(header_line, header, "v1 file: pi migrates it when it opens it, giving every entry an "
+                               "id, each the child of the line above (a compaction's firstKeptEntryIndex becomes a "
+                               "firstKeptEntryId), and rewrites the file in place")
+        elif info.version == 2 and header.version == 2:
+            self._migrated(header_line, header, "v2 file: pi migrates it to v3 when it opens it (hookMessage roles "
+                           "renamed custom; ids and parents kept) and rewrites the file in place")
+
+    def _migrated(self, header_line: int, header: HeaderFacts, what: str) -> None:
+        """ELY025, for a sound old file whose version no other rule reports: pi rewrites it on first open."""
+        said = f"version {header.version}" if header.has_version else "no `version`"
+        self.add("ELY025", header_line, ("version",) if header.has_version else ("type",), f"{said}, a {what}")
 
     def _header_missing(self, info: FormatInfo) -> None:
         model, facts = self.model, self.facts
@@ -225,25 +273,32 @@ class _Checker:
                          "explicitly, but `pi --continue` parses only the first physical line and ignores this "
                          "session", related=((0, (), "the first line, which is not the header"),))
             return
+        if type(found) is NullFacts:
+            self.add("ELY010", first, (), "the first line pi can parse is JSON null, not a `{\"type\":\"session\"}` "
+                     f"header: {self.release.null_line}")
+            return
         where = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
         if model.header_line is not None:
             where += f" (the one on line {model.header_line + 1} comes too late)"
         self.add("ELY010", first, ("type",) if found.type is not None else (), f"{where}: {consequence}")
 
-    def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> None:
+    def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> bool:
+        """ELY020; whether it fired."""
         facts = self.facts
         carrying = [line for line in self.model.entry_lines if facts[line].has_id or facts[line].has_parent]
         if not carrying:
-            return
+            return False
         first = carrying[0]
-        version = "has no `version`" if info.version == 1 and not facts[header_line].has_version \
-            else f"says version {info.version}"
+        header: HeaderFacts = facts[header_line]
+        version = "has no `version`" if not header.has_version else f"says version {header.version}" \
+            if header.version is not None else "has a `version` pi reads as 1"
         self.add("ELY020", first, ("id",) if facts[first].has_id else ("parentId",), key=True,
                  message=(f"the header {version} (v1) but {len(carrying)} entries carry id/parentId: on open pi runs "
                           "the v1→v2 migration, overwrites every id and parentId with one new linear chain and "
                           "rewrites the file, so branches are flattened and firstKeptEntryId/targetId/fromId are left "
                           "dangling"),
                  related=((header_line, ("type",), "the header without a tree version"),))
+        return True
 
     # -- ids and parents (v2+) ------------------------------------------------------------------------------------
 
@@ -290,6 +345,7 @@ class _Checker:
             if found.parent_id in repeated:
                 naming.setdefault(found.parent_id, []).append(line)
         used = set(model.by_id)
+        looped = {member for cycle in model.cycles if len(cycle) > 1 for member in cycle}
         for entry_id, lines in occurrences.items():
             first = lines[0]
             children = naming.get(entry_id, [])
@@ -302,11 +358,23 @@ class _Checker:
                 written = "1 entry written for the earlier one now hangs" if len(earlier) == 1 else \
                     f"{len(earlier)} entries written for the earlier one now hang"
                 note = f"; {written} under this one instead" if earlier else ""
-                self.add("ELY040", line, ("id",),
-                         f"id {entry_id!r} is already used on line {first + 1}: pi's index keeps only the later "
-                         f"entry, so the earlier one and its subtree become unreachable{note}",
+                previous = lines[index - 1]
+                severity = None
+                if line in looped:
+                    what = (f"pi's index keeps only the later entry, which sits on a parentId loop: pi's /tree "
+                            f"(getTree) lists it under line {previous + 1}'s parent and again inside the loop, and "
+                            "never returns")
+                elif facts[line] == facts[previous]:
+                    what = (f"this line repeats line {previous + 1} (same id and parent): the path and context pi "
+                            "builds are unchanged, but pi's /tree lists this entry, and everything below it, twice")
+                    severity = Severity.WARNING
+                else:
+                    what = ("pi's index keeps only the later entry, so the earlier one and its subtree become "
+                            f"unreachable, and pi's /tree lists this entry twice (under line {previous + 1}'s parent "
+                            f"too){note}")
+                self.add("ELY040", line, ("id",), f"id {entry_id!r} is already used on line {first + 1}: {what}",
                          related=((first, ("id",), "the first entry with this id"),),
-                         data={"new_id": fresh, "parent_lines": meant})
+                         data={"new_id": fresh, "parent_lines": meant}, severity=severity)
 
     def _previous_id(self, line: int) -> str | None:
         """The id of the nearest entry above `line` that can be its parent: the parent pi would have written.
@@ -689,12 +757,44 @@ class _Checker:
                              "pi keeps nothing from before the compaction, so only the summary and what follows it "
                              "are sent", related=((kept, ("id",), "the entry it names"),))
             compactions.sort(key=pre.__getitem__)
+        for line in compactions:
+            self._cut_calls(line)
         for line, later in zip(compactions, compactions[1:]):
             if pre[later] < end[line]:
                 self.add("ELY056", line, ("type",),
                          f"a later compaction below it (line {later + 1}) replaces it on that path: pi uses only the "
                          "last compaction on the path, so there this summary is never sent",
                          related=((later, ("type",), "the compaction pi uses there"),))
+
+    def _cut_calls(self, line: int) -> None:
+        """ELY076: the entries the compaction keeps hold a tool result whose call is above its first kept entry, so
+        pi sends that result, right after the summary, without the call."""
+        model, facts = self.model, self.facts
+        kept = model.first_kept(line)
+        if kept is None or kept == line or not model.is_ancestor(kept, line):
+            return
+        orphans: list[tuple[int, int]] = []
+        up = model.parent_of[line]
+        while up != NONE:
+            call = model.result_calls.get(up)
+            if call is not None:
+                call_line = unpack_call(call)[0]
+                if call_line != kept and model.is_ancestor(call_line, kept):
+                    orphans.append((up, call_line))
+            if up == kept:
+                break
+            up = model.parent_of[up]
+        if not orphans:
+            return
+        result, call_line = orphans[-1]
+        more = f" (and {len(orphans) - 1} more)" if len(orphans) > 1 else ""
+        field = "firstKeptEntryId" if model.tree else "firstKeptEntryIndex"
+        self.add("ELY076", line, (field,),
+                 f"the kept history starts at line {kept + 1}, below the tool call on line {call_line + 1} that the "
+                 f"result on line {result + 1} answers{more}: pi cuts the call away but sends the result right "
+                 "after the summary, and providers reject a tool result whose call is missing",
+                 related=((result, ("message", "toolCallId"), "the result pi sends without its call"),
+                          (call_line, ("message", "content"), "the call the compaction cut away")))
 
     # -- the leaf -------------------------------------------------------------------------------------------------
 
@@ -704,6 +804,13 @@ class _Checker:
         if leaf is None:
             return
         path = model.active_path
+        found = facts[leaf]
+        if model.resumed is None:
+            self.add("ELY047", leaf, ("type",) if found.type is not None else (),
+                     "pi resumes from this line, the last in the file, but it has no id: pi's path from it is empty, "
+                     f"so the context it sends holds none of the {len(model.entry_lines) - 1} entries above, and the "
+                     "next message is appended as a new root")
+            return
         notes = [f"{len(path)} entries on its path to the root"]
         if model.in_cycle(leaf):
             notes.append("the path loops, so pi hangs building the context")
@@ -713,7 +820,6 @@ class _Checker:
         if branches:
             notes.append(f"{branches} branch point{'s' if branches > 1 else ''} in the file; other branches are "
                          "not in the context")
-        found = facts[leaf]
         self.add("ELY047", leaf, ("type",) if found.type is not None else (),
                  "pi resumes from this entry: it is the last one in the file (not the deepest or newest node), so "
                  f"the next message is appended below it ({'; '.join(notes)})")

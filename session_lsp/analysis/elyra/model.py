@@ -160,7 +160,12 @@ class ElyraModel:
         """Per line: the depth of an entry a root reaches (a root is 0), else -1."""
         self.cycles: list[tuple[int, ...]] = self._find_cycles(entries)
         """Each parentId loop once, as its lines in parent order; a self-parent is a loop of one."""
-        self.active_path = ActivePath(self, self.leaf)
+        leaf_facts = self.line_facts[self.leaf] if self.leaf is not None else None
+        self.resumed: int | None = None if leaf_facts is None or (leaf_facts.type is None and not leaf_facts.has_id) \
+            else self.leaf
+        """The leaf pi's context walk starts from: None when the last line is junk without an id (a non-object
+        line, `{}`), whose undefined id makes pi's path and context empty."""
+        self.active_path = ActivePath(self, self.resumed)
         """Root to leaf: what pi's context walk follows on resume."""
         self.labels: dict[str, tuple[str, int]] = {}
         """target id -> (label, label line), resolved in file order; an empty or absent label clears."""
@@ -788,5 +793,5 @@ def _copy(model: ElyraModel) -> ElyraModel:
     new, since it refers to its model (weakly: the old one is freed once replaced)."""
     new = ElyraModel.__new__(ElyraModel)
     new.__dict__.update(model.__dict__)
-    new.active_path = ActivePath(new, model.leaf)
+    new.active_path = ActivePath(new, model.resumed)
     return new

@@ -13,6 +13,8 @@ from ..diagnostics import Severity
 
 _LEVELS_073 = frozenset({"off", "minimal", "low", "medium", "high", "xhigh"})
 _STOPS_073 = frozenset({"stop", "length", "toolUse", "error", "aborted"})
+_SKIPPED_16 = ("pi 1.6 skips it like a blank line (it keeps only values JavaScript reads as true), so whatever record "
+               "was meant to be here is lost")
 
 
 class PiRelease(msgspec.Struct, frozen=True):
@@ -35,6 +37,11 @@ class PiRelease(msgspec.Struct, frozen=True):
     trims_bom: bool
     """Whether the loader trims the whole file before splitting it (0.73), which drops a byte order mark at its start;
     1.6 parses line by line, so the BOM makes the header unparseable and pi refuses the file."""
+    null_line: str
+    """What the loader does with a line that is JSON `null`."""
+    falsy_line: str | None
+    """What the loader does with a line whose JSON value is falsy (`null`, `false`, `0`, `""`) when it skips it as a
+    blank one (1.6 keeps a parsed value only `if (entry)`); None when it keeps it as an entry (0.73)."""
     unknown_entry_types: dict[str, str] = {}
     """Entry types newer releases write that this one does not know, with what it does with them."""
     unknown_roles: dict[str, str] = {}
@@ -58,6 +65,9 @@ RELEASES: dict[str, PiRelease] = {
             thinking_levels=_LEVELS_073,
             stop_reasons=_STOPS_073,
             trims_bom=True,
+            null_line="pi 0.73 keeps it as an entry and then throws reading its `.type` (\"Cannot read properties of "
+                      "null\"), so it cannot open the session at all (the file is left untouched)",
+            falsy_line=None,
             unknown_entry_types={
                 "usage": "pi 0.73 does not know `usage` entries (pi 1.x's): it keeps the line as a tree node and "
                          "leaves it out of token and cost totals",
@@ -80,6 +90,8 @@ RELEASES: dict[str, PiRelease] = {
             thinking_levels=_LEVELS_073 | {"max"},
             stop_reasons=_STOPS_073 | {"pending", "deferred"},
             trims_bom=False,
+            null_line=_SKIPPED_16,
+            falsy_line=_SKIPPED_16,
             projection=True,
         ),
     )

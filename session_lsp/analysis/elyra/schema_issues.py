@@ -7,10 +7,12 @@ compaction index, the bash exit code.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+import msgspec
+
 from .. import validate
+from ..detect import js_number, pi_version
 from ..diagnostics import Severity
 from ..jsonscan import Path
 from .findings import Finding, Mark
@@ -22,6 +24,8 @@ _COSMETIC: dict[Path, str] = {
     ("display",): "pi reads a missing `display` as false and does not render the message in the chat",
     ("timestamp",): "pi's /tree orders siblings by it and its session list dates the entry: both read NaN",
     ("customType",): "the extension that wrote it no longer recognises it; the model gets the same content",
+    ("message", "customType"): "the extension that wrote it no longer recognises it; the model gets the same content",
+    ("message", "display"): "pi reads a missing `display` as false and does not render the message in the chat",
 }
 """Required fields whose absence pi's context building never notices: what goes wrong is display only."""
 
@@ -42,9 +46,51 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _numeric_string_at_least_3(value: Any) -> bool:
-    """A string like "3": JavaScript's `version < 2` and `version < 3` convert it to a number, so pi reads it as v3."""
-    return isinstance(value, str) and re.fullmatch(r"\s*\d+(\.\d+)?\s*", value) is not None and float(value) >= 3
+_V1_MIGRATION = ("runs the full v1 migration when it opens the file: every id and parentId regenerated as one chain in "
+                 "file order (branches flattened, firstKeptEntryId/targetId/fromId left dangling) and the file "
+                 "rewritten")
+_V2_MIGRATION = ("migrates the file as a v2 one when it opens it (hookMessage roles renamed custom, ids kept) and "
+                 "rewrites it with version 3")
+
+
+def _version_finding(raw: dict[str, Any]) -> Finding:
+    """A `version` that is not an integer: what pi's `(header.version ?? 1) >= 3`, `< 2`, `< 3` make of it (the
+    same in pi 0.73 and 1.6)."""
+    value = raw.get("version")
+    shown = msgspec.json.encode(value).decode() if not isinstance(value, float) else repr(value)
+    level = pi_version(raw)
+    number = js_number(value)
+    if _is_number(value):
+        if float(value).is_integer() and level != 1:
+            then = f"so pi {_V2_MIGRATION}" if level == 2 else f"so pi loads the file exactly as with `version: {level}`"
+            return Finding("ELY014", ("version",), Mark.VALUE,
+                           f"header `version` {shown} is written as a decimal: JavaScript reads it as {int(value)}, "
+                           f"{then}", Severity.INFORMATION)
+        if level is not None and level >= 3:
+            return Finding("ELY016", ("version",), Mark.VALUE,
+                           f"header `version` {shown} is not an integer: pi compares it as a number, and it is at "
+                           "least 3, so pi loads the file as v3 (no migration)", Severity.INFORMATION)
+        if level == 2:
+            return Finding("ELY016", ("version",), Mark.VALUE,
+                           f"header `version` {shown} is not an integer: pi compares it with 2 and 3, so it "
+                           f"{_V2_MIGRATION}", Severity.WARNING)
+        return Finding("ELY016", ("version",), Mark.VALUE,
+                       f"header `version` {shown} is below 2: pi {_V1_MIGRATION}")
+    read = "reads `version ?? 1` as 1" if value is None else f"converts {shown} to the number {number:g}"
+    if level is None:
+        return Finding("ELY014", ("version",), Mark.VALUE,
+                       f"header `version` {shown} is not a number: pi's version checks all fail, so no migration "
+                       "step runs and the file is read as v3 (pi rewrites it unchanged)", Severity.WARNING)
+    if level >= 3:
+        return Finding("ELY014", ("version",), Mark.VALUE,
+                       f"header `version` {shown} is not a number, but pi {read}, so it loads the file exactly as "
+                       f"with `version: {level}` (no migration, no rewrite)", Severity.INFORMATION)
+    if level == 2:
+        return Finding("ELY014", ("version",), Mark.VALUE,
+                       f"header `version` {shown} is not a number: pi {read}, so it {_V2_MIGRATION}",
+                       Severity.WARNING)
+    return Finding("ELY014", ("version",), Mark.VALUE, f"header `version` {shown} is not a number: pi {read}, so it "
+                   f"{_V1_MIGRATION}")
 
 
 def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) -> Finding | None:
@@ -76,14 +122,8 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
                        f"unknown message role {raw['message']['role']!r}: pi keeps the entry but drops the message "
                        "before sending the context to the model")
     if raw.get("type") == "session" and len(path) == 1 and kind is not _Kind.MISSING:
-        if last == "version" and _is_number(raw.get("version")):
-            return Finding("ELY016", path, Mark.VALUE,
-                           f"header `version` {raw['version']!r} is not an integer: pi treats it as below 2, runs "
-                           "the full v1 migration (regenerating every id and parentId) and rewrites the file")
-        if last == "version" and _numeric_string_at_least_3(raw.get("version")):
-            return Finding("ELY014", path, Mark.VALUE,
-                           f"header `version` {raw['version']!r} is a string: pi compares it as a number, so it loads "
-                           "the file exactly as with `version: 3` (no migration, no rewrite)", Severity.INFORMATION)
+        if last == "version":
+            return _version_finding(raw)
         consequence = ("pi's loader rejects the file and starts a fresh session over it" if last == "id"
                        else "wrong types break pi's session listing and sorting")
         return Finding("ELY014", path, Mark.VALUE, f"header `{name}`: {detail}; {consequence}")
