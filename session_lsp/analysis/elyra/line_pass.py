@@ -273,6 +273,7 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
     unknown = release.unknown_entry_types.get(kind)
     if unknown is not None:
         findings.append(Finding("ELY030", ("type",), Mark.VALUE, unknown))
+    _newer_fields(entry, kind, (), findings, release)
     check = _CHECKS.get(kind)
     if check is None:
         return EntryFacts(*base), ("entry without a type" if kind is UNSET else clip(kind))
@@ -353,10 +354,14 @@ def _assistant(message: Any, findings: list[Finding], base: Base, release: PiRel
     stop = message.stop_reason
     if stop not in _PLAIN_STOPS or message.error_message is not UNSET:
         _stop_findings(stop, message.error_message is not UNSET, findings, release)
+    _newer_fields(message, "assistant", ("message",), findings, release)
     level = message.thinking_level
-    if level is not UNSET and level not in release.thinking_levels:
+    if level is not UNSET and level not in release.thinking_levels and \
+            "thinkingLevel" not in release.unknown_fields.get("assistant", ()):
         findings.append(_unknown_level(("message", "thinkingLevel"), level, release))
     usage = message.usage
+    if usage is not UNSET:
+        _newer_fields(usage, "usage", ("message", "usage"), findings, release)
     if usage is not UNSET and (usage.total_tokens is UNSET or usage.cost is UNSET):
         absent = [key for attr, key in (("total_tokens", "totalTokens"), ("cost", "cost"))
                   if getattr(usage, attr) is UNSET]
@@ -368,6 +373,8 @@ def _assistant(message: Any, findings: list[Finding], base: Base, release: PiRel
     calls: list[ToolCallFact] = []
     if content is not UNSET:
         for index, block in enumerate(content):
+            if block.type == "toolCall":
+                _newer_fields(block, "toolCall", ("message", "content", index), findings, release)
             if block.type == "toolCall" and block.id is not UNSET:
                 calls.append(ToolCallFact(block.id, None if block.name is UNSET else shared(block.name), index))
     facts = EntryFacts(*base, role="assistant", stop_reason=None if stop is UNSET else shared(stop),
@@ -536,6 +543,22 @@ def _thinking_level(entry: Any, info: FormatInfo, findings: list[Finding], base:
     if level is not UNSET and level not in release.thinking_levels:
         findings.append(_unknown_level(("thinkingLevel",), level, release))
     return EntryFacts(*base), ("thinking_level_change" if level is UNSET else clip(f"thinking {level}"))
+
+
+def _newer_fields(value: Any, holder: str, path: Path, findings: list[Finding], release: PiRelease) -> None:
+    """Fields of a newer pi that the targeted release ignores are named for what they are, not as typos."""
+    for key in release.unknown_fields.get(holder, ()):
+        if has(value, _snake(key)):
+            findings.append(Finding("ELY034", (*path, key), Mark.KEY,
+                                    f"`{key}` is a pi 1.x field that {release.name} does not know: it keeps it in "
+                                    "the file and ignores it"))
+
+
+def _snake(key: str) -> str:
+    return _CAPITAL.sub(lambda capital: "_" + capital.group().lower(), key)
+
+
+_CAPITAL = re.compile(r"[A-Z]")
 
 
 def _unknown_level(path: Path, level: str, release: PiRelease) -> Finding:

@@ -46,6 +46,9 @@ class PiRelease(msgspec.Struct, frozen=True):
     """Entry types newer releases write that this one does not know, with what it does with them."""
     unknown_roles: dict[str, str] = {}
     """Message roles newer releases write that this one does not know, with what it does with them."""
+    unknown_fields: dict[str, tuple[str, ...]] = {}
+    """Fields newer releases write that this one does not know, as JSON names, by the object that holds them
+    ("assistant", "toolCall", "usage", "compaction", "branch_summary"): it keeps them in the file and ignores them."""
     projection: bool = False
     """pi 1.x's `buildSessionProjection`: `context_edit` entries applied, system messages sent, a compaction's
     `systemMessage` checkpoint replacing the system messages before it (0.73 ignores all three)."""
@@ -77,6 +80,14 @@ RELEASES: dict[str, PiRelease] = {
             unknown_roles={
                 "system": "pi 0.73 does not know the `system` role (pi 1.x's): it keeps the entry but leaves the "
                           "message out of what it sends to the model",
+            },
+            unknown_fields={
+                "assistant": ("providerThinkingLevel", "thinkingLevel", "deferred", "rawStopReason", "endTurn",
+                              "durationMs"),
+                "toolCall": ("namespace", "argumentsError"),
+                "usage": ("reasoning",),
+                "compaction": ("systemMessage", "usage"),
+                "branch_summary": ("usage",),
             },
         ),
         PiRelease(

@@ -59,6 +59,8 @@ class ToolCall(_Block, tag="toolCall"):
     arguments: dict[str, Any]
     thought_signature: str | UnsetType = UNSET
     namespace: str | UnsetType = UNSET
+    arguments_error: str | UnsetType = UNSET
+    """pi 1.x: the model's arguments were not a JSON object (`arguments` is then `{}`)."""
     partial_json: str | UnsetType = UNSET
     """A streaming leftover that real 2025 files contain."""
 
@@ -119,6 +121,7 @@ class AssistantMessage(_Message, tag="assistant"):
     end_turn: bool | UnsetType = UNSET
     thinking_level: str | UnsetType = UNSET
     web_search: Any = UNSET
+    duration_ms: float | UnsetType = UNSET
 
 
 class ToolResultMessage(_Message, tag="toolResult"):
