@@ -206,7 +206,7 @@ async def test_new_entry_snippet_on_an_empty_line(shared_editor: Editor, index: 
     after = datetime.now(timezone.utc)
     assert labels(items) == [
         "user message entry", "assistant message entry", "toolResult message entry", "bashExecution message entry",
-        "custom message entry", "thinking_level_change entry", "model_change entry", "compaction entry",
+        "custom message entry", "system message entry", "thinking_level_change entry", "model_change entry", "compaction entry",
         "branch_summary entry", "custom entry", "custom_message entry", "label entry", "session_info entry", "usage entry", "context_edit entry"]
     user = items[0]
     assert user.kind == types.CompletionItemKind.Snippet

@@ -395,9 +395,9 @@ def _stop_findings(stop: Any, has_error: bool, findings: list[Finding], release:
         findings.append(Finding("ELY062", path, Mark.VALUE,
                                 f"stop reason {stop!r} is not one {release.name} knows ({known}): pi's UI and retry "
                                 "logic branch on it"))
-    elif stop == "pending":
+    elif stop in release.unwritten_stop_reasons:
         findings.append(Finding("ELY068", path, Mark.VALUE,
-                                f"stopReason \"pending\" marks a response still streaming: {release.name} never "
+                                f"stopReason \"{stop}\" marks a response still streaming: {release.name} never "
                                 "persists it, so this message was written mid-stream (a crash or another tool); "
                                 "pi sends it to the model as it is"))
     failed = stop in FAILED_STOPS

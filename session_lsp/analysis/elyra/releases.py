@@ -11,8 +11,8 @@ import msgspec
 
 from ..diagnostics import Severity
 
-_LEVELS_073 = frozenset({"off", "minimal", "low", "medium", "high", "xhigh"})
-_STOPS_073 = frozenset({"stop", "length", "toolUse", "error", "aborted"})
+_LEVELS_073 = ("off", "minimal", "low", "medium", "high", "xhigh")
+_STOPS_073 = ("stop", "length", "toolUse", "error", "aborted")
 _SKIPPED_16 = ("pi 1.6 skips it like a blank line (it keeps only values JavaScript reads as true), so whatever record "
                "was meant to be here is lost")
 
@@ -32,8 +32,12 @@ class PiRelease(msgspec.Struct, frozen=True):
     final_newline_severity: Severity
     header_scan_bytes: int
     """How much of the first line `pi --continue` reads to find a session's header."""
-    thinking_levels: frozenset[str]
-    stop_reasons: frozenset[str]
+    thinking_levels: tuple[str, ...]
+    """Lowest first, as pi's level picker lists them (completion offers them in this order)."""
+    stop_reasons: tuple[str, ...]
+    unwritten_stop_reasons: tuple[str, ...]
+    """Stop reasons the release knows but never persists, which only a response still streaming has (ELY068;
+    completion does not offer them)."""
     trims_bom: bool
     """Whether the loader trims the whole file before splitting it (0.73), which drops a byte order mark at its start;
     1.6 parses line by line, so the BOM makes the header unparseable and pi refuses the file."""
@@ -67,6 +71,7 @@ RELEASES: dict[str, PiRelease] = {
             header_scan_bytes=512,
             thinking_levels=_LEVELS_073,
             stop_reasons=_STOPS_073,
+            unwritten_stop_reasons=(),
             trims_bom=True,
             null_line="pi 0.73 keeps it as an entry and then throws reading its `.type` (\"Cannot read properties of "
                       "null\"), so it cannot open the session at all (the file is left untouched)",
@@ -98,8 +103,9 @@ RELEASES: dict[str, PiRelease] = {
                           "write was probably cut short",
             final_newline_severity=Severity.INFORMATION,
             header_scan_bytes=1024 * 1024,
-            thinking_levels=_LEVELS_073 | {"max"},
-            stop_reasons=_STOPS_073 | {"pending", "deferred"},
+            thinking_levels=(*_LEVELS_073, "max"),
+            stop_reasons=(*_STOPS_073, "pending", "deferred"),
+            unwritten_stop_reasons=("pending",),
             trims_bom=False,
             null_line=_SKIPPED_16,
             falsy_line=_SKIPPED_16,

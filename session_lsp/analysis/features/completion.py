@@ -17,13 +17,14 @@ from msgspec import inspect as mi
 from .. import jsonscan
 from ..detect import Kind
 from ..diagnostics import Span
+from ..elyra.releases import release
 from ..elyra.schema import SUMMARY_ROLES
 from ..document import Document
 from ..lines import is_blank
 from . import schemas, snippets
 from .jsonprefix import Slot, Where, where
 from .types import CompletionItem
-from .values import reference_values
+from .values import reference_values, unknown_to_target
 from .views import elyra_view
 
 
@@ -127,7 +128,8 @@ def _values(doc: Document, text: str, line: int, col: int, found: Where,
     if tagged is not None and tagged[0] == found.key:
         for struct in tagged[1]:
             if not _flagged(doc, line, found.container, found.key, struct.tag, levels):
-                out.append(_value_item(struct.tag, "enum_member", _variant_detail(struct), span, len(out)))
+                detail = _variant_detail(struct) + unknown_to_target(doc, found.container, found.key, struct.tag)
+                out.append(_value_item(struct.tag, "enum_member", detail, span, len(out)))
         return out
     if found.key is not None:
         for value, detail in reference_values(doc, line, found.key, levels):
@@ -137,7 +139,7 @@ def _values(doc: Document, text: str, line: int, col: int, found: Where,
         if _flagged(doc, line, found.container, found.key, value, levels):
             continue
         out.append(_value_item(value, "enum_member", schemas.type_name(declared), span, len(out)))
-    for value, detail in known_values(kind, found.key):
+    for value, detail in known_values(doc, found.key):
         out.append(_value_item(value, "value", detail, span, len(out)))
     return out
 
@@ -176,8 +178,6 @@ def _value_item(value: Any, kind: str, detail: str, span: Span, rank: int) -> Co
 
 
 _KNOWN: dict[tuple[Kind, str], tuple[tuple[str, ...], str]] = {
-    (Kind.ELYRA, "stopReason"): (("stop", "length", "toolUse", "error", "aborted"), "stop reason"),
-    (Kind.ELYRA, "thinkingLevel"): (("off", "minimal", "low", "medium", "high", "xhigh"), "thinking level"),
     (Kind.ELYRA, "mimeType"): (("image/png", "image/jpeg", "image/gif", "image/webp"), "image type"),
     (Kind.ELYRA, "api"): (("anthropic-messages", "openai-completions", "openai-responses", "azure-openai-responses",
                            "openai-codex-responses", "mistral-conversations", "bedrock-converse-stream",
@@ -188,6 +188,15 @@ _KNOWN: dict[tuple[Kind, str], tuple[tuple[str, ...], str]] = {
 """String fields the schema types as plain `str` although the agent writes only these values (spec §1.7, §2.4)."""
 
 
-def known_values(kind: Kind, key: str | None) -> list[tuple[str, str]]:
+def known_values(doc: Document, key: str | None) -> list[tuple[str, str]]:
+    """Stop reasons and thinking levels are the targeted pi release's (1.6 added `max` and `deferred`)."""
+    kind = doc.format.kind
+    if kind is Kind.ELYRA and key in ("stopReason", "thinkingLevel"):
+        target = release(doc.options.pi_version)
+        if key == "thinkingLevel":
+            return [(level, f"{target.name} thinking level") for level in target.thinking_levels]
+        return [(stop, f"{target.name} stop reason") for stop in target.stop_reasons
+                if stop not in target.unwritten_stop_reasons]
     values, detail = _KNOWN.get((kind, key or ""), ((), ""))
     return [(value, detail) for value in values]
+

@@ -21,7 +21,7 @@ from ..thndrs.checks import SESSION_ID
 from ..thndrs.link_pass import file_parts
 from . import schemas
 from .types import CompletionItem
-from .values import elyra_parent_above, id_taken, open_elyra_calls, thndrs_context_above
+from .values import elyra_parent_above, id_taken, open_elyra_calls, thndrs_context_above, unknown_to_target
 from .views import thndrs_model
 
 
@@ -184,7 +184,7 @@ def new_line_items(doc: Document, line: int, col: int, now: datetime | str) -> l
     return []
 
 
-_MESSAGE_ROLES = ("user", "assistant", "toolResult", "bashExecution", "custom")
+_MESSAGE_ROLES = ("user", "assistant", "toolResult", "bashExecution", "custom", "system")
 _ELYRA_ORDER = ("id", "parentId", "timestamp")
 
 
@@ -215,10 +215,12 @@ def _elyra_items(doc: Document, line: int, span: Span, now: datetime) -> list[Co
                     fixed["content"] = '[{"type":"text","text":"' + stops.stop() + '"}]'
                 message = _object(variant, stops, fixed)
                 text = _object(struct, stops, {**base, "message": message}, order=_ELYRA_ORDER)
-                out.append(_snippet(f"{role} message entry", f"message entry, role {role}", text, span, len(out)))
+                detail = f"message entry, role {role}" + unknown_to_target(doc, ("message",), "role", role)
+                out.append(_snippet(f"{role} message entry", detail, text, span, len(out)))
             continue
         text = _object(struct, _Stops(), base, order=_ELYRA_ORDER)
-        out.append(_snippet(f"{struct.tag} entry", f"{struct.tag} entry", text, span, len(out)))
+        detail = f"{struct.tag} entry" + unknown_to_target(doc, (), "type", struct.tag)
+        out.append(_snippet(f"{struct.tag} entry", detail, text, span, len(out)))
     return out
 
 

@@ -11,6 +11,7 @@ import msgspec
 from ..detect import Kind
 from ..document import Document
 from ..elyra.facts import EntryFacts
+from ..elyra.releases import release
 from ..thndrs.facts import RecordFacts
 from .views import elyra_view
 
@@ -166,3 +167,16 @@ def reference_values(doc: Document, line: int, key: str, levels: list[dict[str, 
     if key == "process_id":
         return [(pid, "background process still running") for pid in above.running]
     return []
+
+
+def unknown_to_target(doc: Document, container: tuple, key: str | None, value: str) -> str:
+    """A note for an entry type or message role the targeted pi does not know (pi 0.73 and `usage`): offered,
+    since the file may be for a newer pi, but marked."""
+    if doc.format.kind is not Kind.ELYRA:
+        return ""
+    target = release(doc.options.pi_version)
+    if container == () and key == "type" and value in target.unknown_entry_types:
+        return f" ({target.name} ignores it: pi 1.x's)"
+    if container == ("message",) and key == "role" and value in target.unknown_roles:
+        return f" ({target.name} ignores it: pi 1.x's)"
+    return ""
