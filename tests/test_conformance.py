@@ -3,6 +3,7 @@ Without the install these tests fail with the command that installs it; they nev
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from functools import cache
 
@@ -10,6 +11,10 @@ import pytest
 
 from conformance import mutants, suite
 from conformance.known import KNOWN, explained
+from session_lsp.analysis import Options, analyze
+from session_lsp.analysis.elyra.context import build_context
+from session_lsp.analysis.features.views import elyra_view
+from session_lsp.analysis.text import decode_bytes
 
 
 @cache
@@ -53,3 +58,32 @@ def test_every_known_disagreement_still_happens() -> None:
              if not any((release, known.kind, known.check) in seen
                         for release in (RELEASES if known.release == "*" else (known.release,)))]
     assert stale == []
+
+
+def _texts(content: object) -> list[str]:
+    """The text a message's content carries: a string, or its text blocks'."""
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [block["text"] for block in content if isinstance(block, dict) and block.get("type") == "text"]
+    return []
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_context_carries_the_text_pi_sends_on_pi_1x_files(release: str) -> None:
+    """Beyond roles: on the files pi 1.6 wrote (context edits, system messages), every text pi sends is in our
+    context's message at the same place; 1.6 sends the edited texts and 0.73 the written ones."""
+    if suite.install_problem() is not None:
+        pytest.fail(suite.install_problem())
+    files = sorted((mutants.CORPUS / "elyra-pi-1.6-written").glob("*.jsonl"))
+    for path, real in zip(files, suite.run_oracle(release, files)):
+        sent = json.loads(real["sent_json"])
+        text, _ = decode_bytes(path.read_bytes())
+        document = analyze(text, Options(path=str(path), pi_version=release))
+        model = elyra_view(document)
+        assert model is not None
+        ours = build_context(document.lines, model, None, release)
+        assert [message.role for message in ours] == [message["role"] for message in sent], path.name
+        for mine, theirs in zip(ours, sent):
+            for piece in _texts(theirs.get("content")):
+                assert piece in mine.text, (path.name, mine.line, piece)

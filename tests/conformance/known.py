@@ -16,25 +16,23 @@ class Known(msgspec.Struct, frozen=True):
     issue: str = ""
 
 
+_OFF_THE_CONTEXT = (
+    "the damaged entry was compacted away or sits on an abandoned branch, so pi sends the seed's request; the "
+    "errors stay on purpose, since navigating there sends the orphan, which providers reject: ELY070 (the result "
+    "whose call is gone) says \"compacted away\" or \"abandoned branch\", while ELY032 (a result without "
+    "toolCallId), a line-pass rule, does not know where the line sits")
+
 KNOWN: tuple[Known, ...] = (
     Known("*", "firstKeptEntryId-edit", "shrunk",
           "a compaction whose firstKeptEntryId is its own id is how pi 1.x writes a retain-none compaction, so it is "
           "legal (issue 8); pointed there by hand, it keeps nothing from before the compaction, and nothing in the "
           "file tells that edit from pi's own"),
-    Known("*", "delete-line", "shrunk",
-          "deleting the last entry leaves a well-formed shorter session: nothing left in the file shows the loss"),
-    Known("*", "toolCallId-edit", "clean",
-          "the edited result was compacted away, so pi never sends it; ELY070 says so (\"compacted away on the "
-          "active path: ... matters only if you navigate back above the compaction\") but keeps its error severity "
-          "on purpose: navigating there sends the orphan, which providers reject"),
+    Known("*", "unknown-type", "clean", _OFF_THE_CONTEXT),
+    Known("*", "missing-field", "clean", _OFF_THE_CONTEXT),
     Known("*", "invalid-utf8", "clean",
           "the U+FFFD lands in a key pi does not send (the damaged `message.timestamp` key, on an entry off the "
           "path or a custom_message pi rebuilds): the request is unchanged, but ELY006 is an error, on purpose: "
           "any rewrite by pi makes the replacement permanent"),
-    Known("*", "id-not-string", "clean",
-          "pi indexes ids in a Map and chains the next append to whatever the leaf's id is, so a numeric id on "
-          "the last entry behaves like a string; ELY033 stays an error on purpose: any parentId that names it "
-          "(written by a tool, or after an edit) can never match"),
 )
 
 

@@ -177,6 +177,7 @@ TAG_VALUES = [
                              "- `arguments`: object, required\n"
                              "- `thoughtSignature`: string, optional\n"
                              "- `namespace`: string, optional\n"
+                             "- `argumentsError`: string, optional\n"
                              "- `partialJson`: string, optional"),
     (THNDRS, 2, '"tool_started"', "**type `tool_started`**\n\n"
                                   "- `schema_version`: non-negative integer, required\n"

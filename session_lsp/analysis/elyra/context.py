@@ -119,7 +119,7 @@ def _session_context(lines: Sequence[str], model: ElyraModel, path: list[int], p
     entries, kept = _context_entries(model, path, projection)
     renamed = model.version is not None and model.version < 3
     edits: dict[str, int] = {}
-    if projection:
+    if projection and model.tree:  # pi's v1 migration gives every entry a new id: no targetId names one after it
         for line in entries:
             if facts[line].type == "context_edit":
                 target = _decode(lines[line]).get("targetId")

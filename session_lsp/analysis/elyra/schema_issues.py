@@ -145,6 +145,12 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: pi builds and sends the same context without it "
                        f"({_COSMETIC[path]})", Severity.INFORMATION)
+    if kind is _Kind.MISSING and raw.get("type") == "model_change" and path in (("provider",), ("modelId",)):
+        return Finding("ELY032", path, Mark.MISSING,
+                       f"required field `{name}` is missing: pi sends the same context, but it takes the session's "
+                       "model from the last model_change or assistant message on the path, so when this entry is "
+                       f"the last of them a resumed session asks for a model whose `{name}` is undefined",
+                       Severity.WARNING)
     if kind is _Kind.MISSING:
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
