@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import queue
 import subprocess
 import sys
 import threading
@@ -47,7 +46,6 @@ class WireClient:
         self._ids = itertools.count(1)
         self._responses: dict[int | str | None, Message] = {}
         self._arrived = threading.Condition()
-        self.notifications: queue.Queue[Message] = queue.Queue()
         self.eof = threading.Event()
         self._deadline: float | None = None
         self._reader = threading.Thread(target=self._read, name="wire-client-reader", daemon=True)
@@ -75,12 +73,11 @@ class WireClient:
                 self._arrived.notify_all()
 
     def _dispatch(self, message: Message) -> None:
+        """Keep responses; the server's notifications (diagnostics, log lines) are not what these tests check."""
         if "method" in message and "id" in message:
             # the server asks something of the client (capability registration, ...): say yes with nothing
             self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
-        elif "method" in message:
-            self.notifications.put(message)
-        else:
+        elif "id" in message:
             with self._arrived:
                 self._responses[message.get("id")] = message
                 self._arrived.notify_all()
@@ -116,27 +113,6 @@ class WireClient:
         with self._arrived:
             out, self._responses = self._responses, {}
         return out
-
-    def notification(self, method: str) -> Message:
-        until = self._until()
-        while True:
-            remaining = until - time.monotonic()
-            if remaining <= 0:
-                raise ServerTimeout(f"no {method} notification within the bound")
-            try:
-                message = self.notifications.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            if message["method"] == method:
-                return message
-
-    def drain_notifications(self) -> list[Message]:
-        out = []
-        while True:
-            try:
-                out.append(self.notifications.get_nowait())
-            except queue.Empty:
-                return out
 
     # writing ---------------------------------------------------------------------------------------------------
 
