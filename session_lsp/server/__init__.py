@@ -7,6 +7,8 @@ import gc
 import logging
 import sys
 
+from pygls.exceptions import JsonRpcException
+
 from .app import SessionServer
 
 SWITCH_INTERVAL = 0.0005
@@ -20,6 +22,15 @@ def _not_a_clean_exit(record: logging.LogRecord) -> bool:
     that as an unhandled exception with a traceback; a normal `exit` notification is no error, so drop that log."""
     error = record.exc_info[1] if record.exc_info else None
     return not (isinstance(error, SystemExit) and error.code in (0, None))
+
+
+def _answer_without_traceback(record: logging.LogRecord) -> bool:
+    """pygls logs the traceback of every JsonRpcException a handler raises, but such an exception is the answer
+    (a refused rename, a path that is not a readable file), not a crash: keep the line, drop the traceback."""
+    if record.exc_info and isinstance(record.exc_info[1], JsonRpcException):
+        record.exc_info = None
+        record.exc_text = None
+    return True
 
 
 def create_server() -> SessionServer:
@@ -38,6 +49,7 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
     # every full collection, while diagnostics for a large file are built; none of them ever becomes garbage.
     gc.collect()
     gc.freeze()
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_answer_without_traceback)
     if tcp is None:
         server.start_io()
     else:

@@ -3,18 +3,31 @@
 `SessionProtocol` replaces pygls's built-in document sync: the built-ins keep a pygls TextDocument per URI and
 rebuild its whole text on every change, which costs O(file) per keystroke on a 45 MB session. Ours only hand the
 notification to our handlers, which keep `analysis.Document`s in `DocumentStore`.
+
+It also takes each message body from our reader (`wire.py`) and answers what pygls would only log a traceback for
+(and leave unanswered): a body that is not JSON, not a JSON-RPC 2.0 message, a request before `initialize`, or
+params that do not fit the method.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import sys
+import threading
 from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
+from pygls.exceptions import (
+    JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError, JsonRpcServerNotInitialized,
+)
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
@@ -25,15 +38,89 @@ from .diagnostics import Publisher
 from .documents import DocumentStore, OpenDocument, retarget
 from .settings import Settings
 from .memory import settle
+from . import wire
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 SETTINGS_WAIT = 2.0
 """Seconds the first diagnostics wait for the client's settings before going out with the defaults."""
 
 
+def _id(data: Any) -> int | str | None:
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+
+
+def _envelope_problem(data: Any) -> str | None:
+    """Why `data` is not a JSON-RPC 2.0 request, notification or response; None when it is one."""
+    if not isinstance(data, dict):
+        return f"a message is a JSON object, not {type(data).__name__}"
+    if data.get("jsonrpc") != "2.0":
+        return f'expected "jsonrpc": "2.0", got {data.get("jsonrpc")!r:.40}'
+    if "method" in data:
+        if not isinstance(data["method"], str):
+            return "method is not a string"
+        if "id" in data and _id(data) is None:
+            return "a request id is a number or a string"
+        if data.get("params") is not None and not isinstance(data["params"], (dict, list)):
+            return "params are an object or an array"
+        return None
+    if "id" not in data or ("result" not in data and "error" not in data):
+        return "neither a request, a notification nor a response"
+    return None
+
+
 class SessionProtocol(LanguageServerProtocol):
     _server: SessionServer
+    _initialize_seen = False
+
+    def receive(self, body: bytes | bytearray) -> None:
+        """Handle one message body; a malformed one is answered with its JSON-RPC error (the id is null when it
+        cannot be known), a notification that cannot be handled is dropped with a line in the log."""
+        try:
+            data = json.loads(body)
+        except ValueError as error:
+            self._refuse(None, JsonRpcParseError(f"the message is not JSON: {error}"))
+            return
+        if (problem := _envelope_problem(data)) is not None:
+            self._refuse(_id(data), JsonRpcInvalidRequest(problem))
+            return
+        method = data.get("method")
+        request = method is not None and "id" in data
+        if not self._initialize_seen and method not in (types.INITIALIZE, types.EXIT):
+            if request:
+                self._refuse(_id(data), JsonRpcServerNotInitialized(f"{method} before initialize"))
+            else:
+                logger.warning("dropped %s: the server is not initialized yet", method or "a response")
+            return
+        try:
+            message = self._structure(data)
+        except Exception as error:
+            if request:
+                self._refuse(_id(data), JsonRpcInvalidParams(f"params of {method} do not fit: {error}"))
+            else:
+                logger.warning("dropped %s: it does not fit its type (%s)", method or "a response", error)
+            return
+        if method == types.INITIALIZE:
+            self._initialize_seen = True
+        self.handle_message(message)
+
+    def _structure(self, data: dict[str, Any]) -> Any:
+        """The typed message, picked as pygls's object hook picks it, but raising instead of logging a traceback
+        when the params do not fit."""
+        if "method" in data:
+            kind = self.get_message_type(data["method"]) or (
+                JsonRPCRequestMessage if "id" in data else JsonRPCNotification)
+        elif "error" in data:
+            kind = types.ResponseErrorMessage
+        else:
+            kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+        return self._converter.structure(data, kind)
+
+    def _refuse(self, msg_id: int | str | None, error: JsonRpcException) -> None:
+        logger.warning("refused a message: %s", error.message)
+        self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": error.code, "message": error.message}})
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
@@ -61,6 +148,8 @@ class SessionProtocol(LanguageServerProtocol):
 
 
 class SessionServer(LanguageServer):
+    protocol: SessionProtocol
+
     def __init__(self) -> None:
         super().__init__("session-lsp", __version__, protocol_cls=SessionProtocol)
         self.store = DocumentStore()
@@ -73,6 +162,44 @@ class SessionServer(LanguageServer):
         self.analysis = ThreadPoolExecutor(max_workers=2, thread_name_prefix="session-lsp-analysis")
         """Where documents are built, edited and read, so a long analysis never stalls the event loop."""
         self._background: set[asyncio.Task[None]] = set()
+        self._stopped = False
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """pygls's, with our reader; the status the `exit` notification asks for (0 after `shutdown`, else 1) is
+        the process's, where pygls's swallows it."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = wire.StdinReader(stdin or sys.stdin.buffer, self.thread_pool)
+        try:
+            asyncio.run(self._serve(reader))
+        except BrokenPipeError:
+            logger.error("the client closed the connection")
+        finally:
+            self.shutdown()
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """pygls's, with our reader."""
+        self._stop_event = threading.Event()
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)  # type: ignore[arg-type]
+            await self._serve(reader)
+            self.shutdown()
+
+        async def listen() -> None:
+            self._server = await asyncio.start_server(connection, host, port)
+            async with self._server:
+                await self._server.serve_forever()
+
+        try:
+            asyncio.run(listen())
+        except asyncio.CancelledError:
+            logger.debug("the TCP server stopped")
+
+    async def _serve(self, reader: wire.Reader | asyncio.StreamReader) -> None:
+        assert self._stop_event is not None
+        async for body in wire.frames(reader, self._stop_event):
+            self.protocol.receive(body)
 
     @property
     def pull(self) -> bool:
@@ -85,7 +212,24 @@ class SessionServer(LanguageServer):
         return convert.encoding_of(self.server_capabilities.position_encoding)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.analysis, fn, *args)
+        """`fn(*args)` in a worker. A caller cancelled meanwhile (`$/cancelRequest`) waits for a worker that has
+        started, so the document lock it holds is not released while the worker still reads the document. After
+        `shutdown`, nothing more runs: the caller is cancelled (a debounced publish, a settle)."""
+        if self._stopped:
+            raise asyncio.CancelledError
+        work = self.analysis.submit(fn, *args)
+        done = asyncio.wrap_future(work)
+        try:
+            return await asyncio.shield(done)
+        except asyncio.CancelledError:
+            if not work.cancel():
+                await asyncio.wait([done])
+            raise
+
+    def stop_analysis(self) -> None:
+        """At `shutdown`: drop the analyses still queued, and run none from now on."""
+        self._stopped = True
+        self.analysis.shutdown(wait=False, cancel_futures=True)
 
     async def read(self, uri: str, fn: Callable[..., T], *args: Any, versioned: bool = False) -> T | None:
         """`fn(document, *args)` in a worker, after every change sent before this request; None when the URI is

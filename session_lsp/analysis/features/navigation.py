@@ -134,6 +134,15 @@ def _inner(span: Span) -> Span:
     return Span(span.line, span.start + 1, span.end_line, max(span.start + 1, span.end - 1))
 
 
+def _writable(text: str) -> bool:
+    """Whether `text` can be written as UTF-8 (a JSON-RPC string may carry a lone surrogate, a file cannot)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def prepare_rename(doc: Document, line: int, col: int) -> PrepareRename | None:
     cursor = cursor_at(doc, line, col)
     if cursor is None or cursor.value_span is None:
@@ -145,6 +154,8 @@ def prepare_rename(doc: Document, line: int, col: int) -> PrepareRename | None:
 
 
 def rename(doc: Document, line: int, col: int, new_name: str) -> list[TextEdit] | RenameError:
+    if not _writable(new_name):
+        return RenameError("the new id has a lone surrogate (half of a UTF-16 pair), which a UTF-8 file cannot hold")
     cursor = cursor_at(doc, line, col)
     call = _tool_call_at(doc, cursor) if cursor is not None else None
     if call is not None:

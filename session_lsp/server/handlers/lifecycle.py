@@ -65,7 +65,7 @@ async def load_settings(ls: SessionServer, pushed: Any = None) -> None:
 
 
 def shutdown(ls: SessionServer, params: None) -> None:
-    ls.analysis.shutdown(wait=False, cancel_futures=True)
+    ls.stop_analysis()
 
 
 def register(server: SessionServer) -> None:
