@@ -6,16 +6,22 @@
 * thndrs: turns of user, prompt metadata, reasoning, tool start/finish pairs, file writes, shell runs, usage and the
   closing assistant record, with seq 0, 1, 2, ... Default 100,000 records.
 
+* A folder of many Elyra sessions laid out as pi keeps them (`sessions/--<cwd>--/<time>_<id>.jsonl`), with sizes
+  drawn from a log-normal spread like a real pi sessions folder: most a few tens of KB (a question or two), a tail
+  of long working sessions of several MB. Default 2,000 files, about 190 MB.
+
 Both are meant to be clean sessions (what the real programs write), so a check measures the cost of reading good
 data, not of reporting problems. The same seed always gives the same bytes.
 
     python benchmarks/generate.py [--entries N] [--records N] [--seed S] [--out DIR]
+    python benchmarks/generate.py --folder [--files N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import string
 from collections.abc import Iterator
@@ -340,13 +346,57 @@ def generate(out: Path = OUT, entries: int = ELYRA_ENTRIES, records: int = THNDR
             write(out / thndrs.file_name(), thndrs.lines(records)))
 
 
+FOLDER_FILES = 2_000
+FOLDER_MEDIAN_BYTES = 30_000
+FOLDER_SIGMA = 1.5
+"""Log-normal sizes: half the files under 30 KB, one in six above 135 KB, one in forty above 600 KB."""
+FOLDER_BOUNDS = (2_000, 8_000_000)
+BYTES_PER_ENTRY = 506
+"""The mean entry size of `ElyraSession` (50.6 MB for 100,000 entries): turns a target size into an entry count."""
+PROJECTS = 40
+
+
+def folder_path(files: int = FOLDER_FILES, seed: int = SEED, out: Path = OUT) -> Path:
+    return out / f"folder-{files}-{seed}"
+
+
+def folder_sizes(files: int, seed: int) -> list[int]:
+    """The target size of each file, in bytes."""
+    rng = random.Random(seed)
+    low, high = FOLDER_BOUNDS
+    return [min(high, max(low, round(rng.lognormvariate(math.log(FOLDER_MEDIAN_BYTES), FOLDER_SIGMA))))
+            for _ in range(files)]
+
+
+def generate_folder(files: int = FOLDER_FILES, seed: int = SEED, out: Path = OUT) -> Path:
+    """Writes the sessions folder once; a stamp naming its parameters makes later calls reuse it."""
+    root = folder_path(files, seed, out)
+    stamp = root / ".complete"
+    wanted = _compact({"files": files, "seed": seed, "median": FOLDER_MEDIAN_BYTES, "sigma": FOLDER_SIGMA})
+    if stamp.exists() and stamp.read_text() == wanted:
+        return root
+    for number, size in enumerate(folder_sizes(files, seed)):
+        session = ElyraSession(seed * 7919 + number)
+        project = root / "sessions" / f"--home-dev-project{number % PROJECTS}--"
+        write(project / session.file_name(), session.lines(max(4, size // BYTES_PER_ENTRY)))
+    stamp.write_text(wanted)
+    return root
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Write large deterministic Elyra and thndrs session files.")
     parser.add_argument("--entries", type=int, default=ELYRA_ENTRIES, help="Elyra entries (default 100000)")
     parser.add_argument("--records", type=int, default=THNDRS_RECORDS, help="thndrs records (default 100000)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--folder", action="store_true", help="write the folder of many sessions instead")
+    parser.add_argument("--files", type=int, default=FOLDER_FILES, help="files in the folder (default 2000)")
     args = parser.parse_args()
+    if args.folder:
+        root = generate_folder(args.files, args.seed, args.out)
+        sizes = [path.stat().st_size for path in root.rglob("*.jsonl")]
+        print(f"{root}: {len(sizes)} files, {sum(sizes) / 1e6:.1f} MB, largest {max(sizes) / 1e6:.1f} MB")
+        return
     for path in generate(args.out, args.entries, args.records, args.seed):
         print(f"{path}: {path.stat().st_size / 1e6:.1f} MB")
 

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import IO, NoReturn
 
 import msgspec
 
 from . import __version__
-from .analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze, features
+from .analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
 from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
@@ -55,6 +58,15 @@ class Source(msgspec.Struct):
 
     name: str
     path: str | None
+
+
+class Checked(msgspec.Struct, array_like=True, gc=False):
+    """What checking one file gives the report: small enough to send back from a worker process, so a document
+    (lines, results, model) never crosses a process boundary."""
+
+    label: str
+    line_count: int
+    diagnostics: list[Diagnostic]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -215,25 +227,142 @@ def _plural(severity: Severity, count: int) -> str:
 # Commands
 
 
+class CheckSettings(msgspec.Struct):
+    """What every file of one `check` run is checked with; a worker process receives it once, at its start."""
+
+    chosen: RuleFilter
+    pi_version: str
+    stdin_filename: str | None
+
+
+def check_one(settings: CheckSettings, source: Source, data: bytes | None = None) -> Checked | str:
+    """One file, read (unless `data` is given) and analysed; a read error is returned as its message, so it stays
+    the problem of that file alone. Only what the output needs is kept of each diagnostic."""
+    if data is None:
+        try:
+            data = read(source)
+        except UsageError as error:
+            return str(error)
+    text, bad = decode_bytes(data)
+    invalid = [Span(line, start, line, end) for line, start, end in bad]
+    document = analyze(text, Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
+                                     pi_version=settings.pi_version), invalid)
+    diagnostics = [Diagnostic(d.code, d.span, d.message, d.severity) for d in settings.chosen.apply(
+        document.diagnostics())]
+    lines = document.lines
+    return Checked(document.format.label, len(lines) - (lines[-1] == ""), diagnostics)
+
+
+_worker_settings: CheckSettings | None = None
+"""A worker process's settings, set once by `_start_worker`."""
+
+
+def _start_worker(settings: CheckSettings) -> None:
+    """Ctrl-C reaches the whole process group: a worker just ends (no traceback), and the parent reports it."""
+    global _worker_settings
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    _worker_settings = settings
+
+
+def _check_in_worker(task: tuple[Source, bytes | None]) -> Checked | str:
+    assert _worker_settings is not None
+    return check_one(_worker_settings, *task)
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (its affinity mask, not the machine's count)."""
+    counted = getattr(os, "process_cpu_count", None)
+    if counted is not None:
+        return counted() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def chunk_size(files: int, jobs: int) -> int:
+    """Files per message to a worker: enough that 2,000 small files do not spend their time in pickling and pipes,
+    few enough that one worker does not end up with the last large files while the others idle."""
+    return max(1, min(16, files // (jobs * 8)))
+
+
+def checked(sources: Sequence[Source], settings: CheckSettings, jobs: int) -> Iterator[Checked | str]:
+    """Each source's outcome, in the order of `sources` whatever order the workers finish in. Standard input is
+    read here (a worker must not read it) and sent to the worker as bytes; one file, or `jobs` 1, is checked in
+    this process."""
+    jobs = min(jobs, len(sources))
+    if jobs <= 1:
+        for source in sources:
+            yield check_one(settings, source)
+        return
+    tasks: list[tuple[Source, bytes | None]] = []
+    for source in sources:
+        tasks.append((source, sys.stdin.buffer.read() if source.path is None else None))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings,))
+    try:
+        yield from pool.map(_check_in_worker, tasks, chunksize=chunk_size(len(tasks), jobs))
+    finally:  # left early (`check | head` closed the pipe): the chunks not started yet are dropped, not checked
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Progress:
+    """`checked 812/2000 files` on a terminal's stderr, rewritten in place, once a run is long (many files, or
+    still going after `delay` seconds), and erased at the end. Never on a pipe or a file: logs stay clean."""
+
+    FILES = 100
+    DELAY = 1.0
+    INTERVAL = 0.1
+
+    def __init__(self, total: int, stream: IO[str], clock: Callable[[], float] = time.monotonic) -> None:
+        self.total = total
+        self.stream = stream
+        self.clock = clock
+        self.enabled = total > 1 and stream.isatty()
+        self.start = clock()
+        self.delay = 0.0 if total > self.FILES else self.DELAY
+        self.shown = False
+        self._last = float("-inf")
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = self.clock()
+        if now - self.start < self.delay or (now - self._last < self.INTERVAL and done < self.total):
+            return
+        self._last = now
+        self.stream.write(f"\rchecked {done}/{self.total} files")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        """Erase the line, so what is written next (a verbose note, a diagnostic on the same terminal) starts
+        clean; the next update draws it again."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
 def check(args: argparse.Namespace) -> int:
     if args.stdin_filename is not None and STDIN not in args.paths:
         raise UsageError("--stdin-filename names standard input, so it needs '-' among the paths")
     chosen = rule_filter(args.select, args.ignore)
     sources, problems = collect(args.paths or ["."], args.stdin_filename)
     report = Report(args.format, sys.stdout, args.verbose)
-    for source in sources:
-        try:
-            data = read(source)
-        except UsageError as error:
-            problems.append(str(error))
-            continue
-        text, bad = decode_bytes(data)
-        invalid = [Span(line, start, line, end) for line, start, end in bad]
-        document = analyze(text, Options(path=source.path or args.stdin_filename, exists=os.path.exists,
-                                            pi_version=args.pi_version), invalid)
-        diagnostics = chosen.apply(document.diagnostics())
-        lines = document.lines
-        report.add(source.name, document.format.label, len(lines) - (lines[-1] == ""), diagnostics)
+    settings = CheckSettings(chosen, args.pi_version, args.stdin_filename)
+    progress = Progress(len(sources), sys.stderr)
+    # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
+    interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
+    for done, (source, outcome) in enumerate(zip(sources, checked(sources, settings, args.jobs)), 1):
+        if isinstance(outcome, str):
+            problems.append(outcome)
+        else:
+            if interleaved:
+                progress.clear()
+            report.add(source.name, outcome.label, outcome.line_count, outcome.diagnostics)
+        progress.update(done)
+    progress.clear()
     report.finish()
     for problem in problems:
         print(f"session-lsp: error: {problem}", file=sys.stderr)
@@ -256,6 +385,8 @@ def _print_json(payload: object) -> None:
 
 def context(args: argparse.Namespace) -> int:
     """The payload of `sessionLsp/context`: what pi sends to the model from the leaf (or from --line's entry)."""
+    from .analysis import features
+
     document = _document(args.path, args.pi_version)
     line = args.line - 1 if args.line is not None else -1
     payload = features.context(document, line)
@@ -280,6 +411,8 @@ def context(args: argparse.Namespace) -> int:
 
 def tree(args: argparse.Namespace) -> int:
     """The payload of `sessionLsp/tree`: every entry, its children, the active path and the leaf."""
+    from .analysis import features
+
     document = _document(args.path, args.pi_version)
     payload = features.tree(document)
     if args.format == "json":
@@ -321,6 +454,12 @@ def list_rules(args: argparse.Namespace) -> int:
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
     return EXIT_CLEAN
+
+
+def positive(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value!r}")
+    return int(value)
 
 
 def parse_tcp(value: str) -> tuple[str, int]:
@@ -376,6 +515,9 @@ def build_parser() -> argparse.ArgumentParser:
     check_parser.add_argument("--pi-version", choices=tuple(RELEASES), default=DEFAULT_RELEASE,
                               help=f"the pi release whose behaviour messages describe (default: {DEFAULT_RELEASE}, "
                                    "the newest known)")
+    check_parser.add_argument("-j", "--jobs", type=positive, default=default_jobs(), metavar="N",
+                              help="check files in N worker processes (default: the usable cores, here "
+                                   f"{default_jobs()}); 1 checks them in this process")
     check_parser.add_argument("-v", "--verbose", action="store_true",
                               help="also print each file's detected format and line count")
     check_parser.set_defaults(run=check)
