@@ -309,7 +309,7 @@ def tree(args: argparse.Namespace) -> int:
         print(f"{mark} {'  ' * min(depth, 40)}{line + 1}: {node['type']} {_one_line(node['title'] or '')}{label}"
               f"{leaf_mark}")
         children = node["children"]
-        step = depth + 1 if len(children) > 1 or depth == 0 and len(payload["roots"]) > 1 else depth
+        step = depth + 1 if len(children) > 1 or (depth == 0 and len(payload["roots"]) > 1) else depth
         stack.extend((child, step) for child in reversed(children))
     return EXIT_CLEAN
 

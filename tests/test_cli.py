@@ -23,7 +23,8 @@ from session_lsp import cli
 from session_lsp.analysis import RULES, Diagnostic, Options, Severity, Span, analyze
 from session_lsp.analysis.text import decode_bytes
 
-HEADER = '{"type":"session","version":3,"id":"019cb5a0-7c1e-7b3a-9f2d-3e4a5b6c7d8e","timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}'
+HEADER = ('{"type":"session","version":3,"id":"019cb5a0-7c1e-7b3a-9f2d-3e4a5b6c7d8e",'
+          '"timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}')
 ROOT = ('{"type":"message","id":"7a3c91f0","parentId":null,"timestamp":"2026-03-01T09:15:02.114Z",'
         '"message":{"role":"user","content":"hello","timestamp":1772356502110}}')
 DANGLING = ('{"type":"message","id":"b41d2e85","parentId":"deadbeef","timestamp":"2026-03-01T09:15:03.000Z",'

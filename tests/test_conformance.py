@@ -7,7 +7,6 @@ from collections import Counter
 from functools import cache
 
 import pytest
-
 from conformance import mutants, suite
 from conformance.known import KNOWN, explained
 

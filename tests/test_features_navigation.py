@@ -6,7 +6,14 @@ from pathlib import Path
 
 from session_lsp.analysis import Document, Options, Span, analyze
 from session_lsp.analysis.features import (
-    Location, PrepareRename, RenameError, TextEdit, definition, prepare_rename, references, rename,
+    Location,
+    PrepareRename,
+    RenameError,
+    TextEdit,
+    definition,
+    prepare_rename,
+    references,
+    rename,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"

@@ -108,7 +108,8 @@ def elyra_message(draw: st.DrawFn) -> dict[str, Any]:
         return {"role": role, "content": blocks, "api": "anthropic-messages", "provider": "anthropic", "model": "m",
                 "usage": usage(), "stopReason": stop, "timestamp": stamp}
     if role == "toolResult":
-        return {"role": role, "toolCallId": draw(st.sampled_from(CALLS)), "toolName": draw(st.sampled_from(("bash", "read"))),
+        return {"role": role, "toolCallId": draw(st.sampled_from(CALLS)),
+                "toolName": draw(st.sampled_from(("bash", "read"))),
                 "content": [{"type": "text", "text": draw(text)}], "isError": draw(st.booleans()), "timestamp": stamp}
     if role == "bashExecution":
         return {"role": role, "command": "ls", "output": draw(text), "exitCode": 0, "cancelled": False,
@@ -140,7 +141,8 @@ def elyra_entry(draw: st.DrawFn) -> dict[str, Any]:
     }[kind]()
     entry: dict[str, Any] = {"type": kind, "timestamp": draw(st.sampled_from(STAMPS)), **fields}
     if draw(st.integers(0, 9)):  # v1 entries have no id/parentId
-        entry = {"type": kind, "id": draw(ref), "parentId": draw(parent), **{k: v for k, v in entry.items() if k != "type"}}
+        entry = {"type": kind, "id": draw(ref), "parentId": draw(parent),
+                 **{k: v for k, v in entry.items() if k != "type"}}
     return entry
 
 
@@ -182,7 +184,7 @@ def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
         ("memory_write", {"memory": {}}),
         ("bogus", {}),
     )))
-    return {"type": kind, "schema_version": 1, "time": draw(st.sampled_from(STAMPS[2:] + ("2026-03-01T09:15:07Z",))),
+    return {"type": kind, "schema_version": 1, "time": draw(st.sampled_from((*STAMPS[2:], "2026-03-01T09:15:07Z"))),
             **fields}
 
 
@@ -256,7 +258,8 @@ def session_text(draw: st.DrawFn) -> str:
 
 
 FRAGMENTS = ('"', "{", "}", ",", ":", "\n", "\\", " ", "null", '"parentId":', '"id":"a1b2c3d4"', '"type":"session"',
-             '"seq":3', '"toolCallId":"toolu_1"', '"turn_id":"turn_2"', "a1b2c3d4", "deadbeef", "toolu_1", "é", "\U0001f600")
+             '"seq":3', '"toolCallId":"toolu_1"', '"turn_id":"turn_2"', "a1b2c3d4", "deadbeef", "toolu_1", "é",
+             "\U0001f600")
 
 
 @st.composite

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from session_lsp.analysis import Document, Options, analyze
 from session_lsp.analysis.elyra import link_pass
-from session_lsp.analysis.thndrs import link_pass as thndrs_link_pass
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.thndrs import link_pass as thndrs_link_pass
 from session_lsp.analysis.thndrs.model import ThndrsModel
 
 HEADER = {"type": "session", "version": 3, "id": "01a237ba-3c31-7688-af90-27a41cba019b",

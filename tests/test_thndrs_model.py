@@ -21,7 +21,8 @@ def model(text: str = TEXT, path: str | None = None) -> ThndrsModel:
 
 
 def lines_of(record_type: str, **match: object) -> list[int]:
-    return [n for n, r in enumerate(RECORDS) if r["type"] == record_type and all(r.get(k) == v for k, v in match.items())]
+    return [n for n, r in enumerate(RECORDS)
+            if r["type"] == record_type and all(r.get(k) == v for k, v in match.items())]
 
 
 def test_it_offers_what_the_link_model_protocol_asks() -> None:

@@ -87,7 +87,8 @@ def detect(lines: Sequence[str]) -> FormatInfo:
         return UNKNOWN
     number, obj = found
     kind = obj["type"] if isinstance(obj.get("type"), str) else None
-    thndrs_envelope = _is_int(obj.get("schema_version")) and _is_int(obj.get("seq")) and isinstance(obj.get("time"), str)
+    thndrs_envelope = (_is_int(obj.get("schema_version")) and _is_int(obj.get("seq"))
+                       and isinstance(obj.get("time"), str))
     if kind == "session" and "schema_version" not in obj and "seq" not in obj:
         version = obj.get("version", 1)
         return FormatInfo(Kind.ELYRA, version if _is_int(version) else None, number)

@@ -18,7 +18,7 @@ from .detect import BOM, DETECTION_HORIZON, FormatInfo, Kind, detect
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
 from .line_store import LineStore
 from .registry import rule
-from .results import FormatAnalyzer, Linked, LineResult, Options
+from .results import FormatAnalyzer, LineResult, Linked, Options
 from .text import split_lines
 
 LinePass = Callable[[str, FormatInfo], LineResult]
@@ -55,7 +55,6 @@ class TwoPassAnalyzer:
 def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     if info.kind is Kind.ELYRA:
         from . import elyra
-
         from .elyra.releases import release
 
         line_pass = partial(elyra.analyze_line, release=release(options.pi_version))

@@ -12,7 +12,7 @@ import enum
 from typing import Any
 
 
-class Encoding(str, enum.Enum):
+class Encoding(enum.StrEnum):
     UTF8 = "utf-8"
     UTF16 = "utf-16"
     UTF32 = "utf-32"

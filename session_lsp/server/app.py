@@ -23,8 +23,8 @@ from ..analysis.text import Encoding
 from . import convert
 from .diagnostics import Publisher
 from .documents import DocumentStore, OpenDocument, retarget
-from .settings import Settings
 from .memory import settle
+from .settings import Settings
 
 T = TypeVar("T")
 

@@ -94,7 +94,7 @@ class Prediction(msgspec.Struct):
 def predict(data: bytes, name: str, release: str) -> Prediction:
     """session-lsp's core, in-process: diagnostics, active path and model context for the release."""
     text, bad = decode_bytes(data)
-    document = analyze(text, Options(path=name, pi_version=release), [Span(l, s, l, e) for l, s, e in bad])
+    document = analyze(text, Options(path=name, pi_version=release), [Span(line, s, line, e) for line, s, e in bad])
     model = elyra_view(document)
     if model is None:
         return Prediction(document.diagnostics(), 0, [])
@@ -135,7 +135,8 @@ def judge(mutant: Mutant, release: str, real: dict[str, Any], clean: dict[str, A
         check("rewritten", any(_SAYS_REWRITTEN.search(d.message) for d in predicted.diagnostics))
     lines = mutant.data.split(b"\n")
     # pi replaced the file by a bare header: what it held in memory for that run no longer matters
-    destroyed = bool(real.get("rewritten")) and real.get("lines_after", 0) <= 1 < sum(1 for l in lines if l.strip())
+    non_blank = sum(1 for line in lines if line.strip())
+    destroyed = bool(real.get("rewritten")) and real.get("lines_after", 0) <= 1 < non_blank
     kept = None if destroyed else real.get("kept_lines")
     dropped: list[int] = []
     if kept is not None:

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lsprotocol import types
 from lsp_harness import Editor
+from lsprotocol import types
 
 from session_lsp.analysis.text import Encoding
 

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
 from lsp_features import plain
 from lsp_harness import CORPUS, Editor
 from lsp_sessions import elyra_broken, thndrs
+from lsprotocol import types
 
 ANALYZE = "sessionLsp/analyzeFile"
 

@@ -6,9 +6,9 @@ import asyncio
 import json
 
 import pytest
-from lsprotocol import types
 from lsp_harness import CORPUS, Editor, codes, problems, shape
 from lsp_sessions import BROKEN, SESSIONS, elyra_entries, elyra_lines
+from lsprotocol import types
 
 from session_lsp.analysis import rule
 
@@ -196,7 +196,8 @@ async def test_link_edits_in_a_long_file_after_the_server_compressed_it(editor: 
     assert shape(inserted) == editor.expected(ELYRA) and any(d.range.start.line == 300 for d in inserted)
 
 
-@pytest.mark.parametrize("deep", ["[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+@pytest.mark.parametrize("deep", ["[" * 100_000, "[" * 100_000 + "]" * 100_000,
+                                  '{"a":' * 100_000 + "1" + "}" * 100_000])
 async def test_a_line_nested_100000_deep_typed_into_a_document_is_reported_and_the_server_lives(
         editor: Editor, deep: str) -> None:
     await editor.open(ELYRA, SESSIONS["elyra"]())

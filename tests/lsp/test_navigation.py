@@ -6,12 +6,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    ELYRA, THNDRS, apply_workspace_edit, doc, find, fixture_lines, fixture_text, inside, location_tuple,
-    needle_range, open_session, range_tuple, span,
+    ELYRA,
+    THNDRS,
+    apply_workspace_edit,
+    doc,
+    find,
+    fixture_lines,
+    fixture_text,
+    inside,
+    location_tuple,
+    needle_range,
+    open_session,
+    range_tuple,
+    span,
 )
 from lsp_harness import Editor, shape
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -13,11 +13,21 @@ import re
 from typing import Any
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    ELYRA, THNDRS, doc, find, fixture_lines, fixture_text, inside, open_session, range_tuple, span, whole_line,
+    ELYRA,
+    THNDRS,
+    doc,
+    find,
+    fixture_lines,
+    fixture_text,
+    inside,
+    open_session,
+    range_tuple,
+    span,
+    whole_line,
 )
 from lsp_harness import Editor
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -6,9 +6,9 @@ import asyncio
 import time
 from typing import Any
 
-from lsprotocol import types
 from lsp_harness import TIMEOUT, Editor, codes
 from lsp_sessions import elyra_broken
+from lsprotocol import types
 
 URI = "file:///work/sessions/settings.jsonl"
 

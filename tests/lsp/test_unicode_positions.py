@@ -8,12 +8,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    apply_workspace_edit, doc, fixture_lines, location_tuple, markdown, open_session, position, range_tuple, span,
+    apply_workspace_edit,
+    doc,
+    fixture_lines,
+    location_tuple,
+    markdown,
+    open_session,
+    position,
+    range_tuple,
+    span,
     units,
 )
 from lsp_harness import Editor
+from lsprotocol import types
 
 from session_lsp.analysis.text import Encoding
 
@@ -94,7 +102,7 @@ async def test_hover_and_definition_after_emoji(shared_editor: Editor, text: str
 async def test_rename_edits_land_after_emoji(shared_editor: Editor) -> None:
     editor = shared_editor
     uri, _ = await open_session(editor, ELYRA)
-    start, end = value_columns(editor.texts[uri][1], '"id":"f0000001"')
+    _start, end = value_columns(editor.texts[uri][1], '"id":"f0000001"')
     edit = await editor.client.text_document_rename_async(types.RenameParams(
         text_document=doc(uri), position=position(editor, uri, 1, end - 2), new_name="ab12cd34"))
     renamed = apply_workspace_edit(editor, uri, edit)

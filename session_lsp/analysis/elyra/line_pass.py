@@ -23,10 +23,10 @@ from ..lines import MAX_DEPTH, LineKind, decode, too_deep
 from ..results import LineResult
 from ..text import LastSeen, shared
 from . import schema
-from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
 from .findings import Finding, Mark, to_issues
 from .loose import has, line_view
+from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .schema_issues import finding_for
 from .titles import clip, first_text, tokens, with_text
 

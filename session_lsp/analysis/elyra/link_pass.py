@@ -8,6 +8,7 @@ ancestor walk, which would make a 100,000-entry chain quadratic).
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from bisect import bisect_left
@@ -20,11 +21,11 @@ from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..jsonscan import Path
 from ..lines import LineKind
-from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
+from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from .facts import EntryFacts, HeaderFacts
+from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
 from .releases import PiRelease
 from .releases import release as pi_release
-from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
 
 FAILED_STOPS = frozenset({"error", "aborted"})
 _PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
@@ -689,7 +690,7 @@ class _Checker:
                              "pi keeps nothing from before the compaction, so only the summary and what follows it "
                              "are sent", related=((kept, ("id",), "the entry it names"),))
             compactions.sort(key=pre.__getitem__)
-        for line, later in zip(compactions, compactions[1:]):
+        for line, later in itertools.pairwise(compactions):
             if pre[later] < end[line]:
                 self.add("ELY056", line, ("type",),
                          f"a later compaction below it (line {later + 1}) replaces it on that path: pi uses only the "

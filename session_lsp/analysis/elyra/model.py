@@ -14,6 +14,7 @@ the file.
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from array import array
 from bisect import bisect_right, insort
@@ -777,7 +778,7 @@ def _sibling_order(group: list[int], facts: Sequence[Any]) -> list[int]:
 
 def _set_children(up: int, group: list[int], first_child: array[int], next_sibling: array[int]) -> None:
     first_child[up] = group[0] if group else NONE
-    for child, after in zip(group, group[1:]):
+    for child, after in itertools.pairwise(group):
         next_sibling[child] = after
     if group:
         next_sibling[group[-1]] = NONE

@@ -7,6 +7,7 @@ compaction index, the bash exit code.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -35,7 +36,7 @@ def dotted(path: Path) -> str:
 
 
 def _in_block(path: Path) -> bool:
-    return any(item == "content" and isinstance(nxt, int) for item, nxt in zip(path, path[1:]))
+    return any(item == "content" and isinstance(nxt, int) for item, nxt in itertools.pairwise(path))
 
 
 def _is_number(value: Any) -> bool:

@@ -18,8 +18,8 @@ from msgspec import inspect as mi
 from .. import jsonscan
 from ..detect import Kind
 from ..diagnostics import Span
-from ..elyra.schema import SUMMARY_ROLES
 from ..document import Document
+from ..elyra.schema import SUMMARY_ROLES
 from ..lines import is_blank
 from . import schemas, snippets
 from .jsonprefix import Slot, Where, where

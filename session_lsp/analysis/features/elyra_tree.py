@@ -4,9 +4,8 @@ only at branch points, so a linear session of any length is one run. Built itera
 
 from __future__ import annotations
 
-from array import array
-
 import weakref
+from array import array
 
 import msgspec
 

@@ -9,8 +9,8 @@ from ..document import Document
 from ..elyra.context import build_context
 from ..elyra.facts import EntryFacts
 from ..elyra.model import NONE
-from . import excerpt, turns
 from ..thndrs.model import ThndrsModel, Turn
+from . import excerpt, turns
 from .values import HORIZON
 from .views import elyra_view, thndrs_model
 

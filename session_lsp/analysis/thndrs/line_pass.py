@@ -28,11 +28,10 @@ from ..jsonscan import Path
 from ..lines import LineKind, decode, too_deep
 from ..results import LineResult
 from ..validate import IssueKind, SchemaIssue
-from . import duplicates
+from . import duplicates, titles
 from . import schema as s
 from .checks import BY_TYPE, JS_SAFE, TIME, U64_MAX, envelope, has_u64_beyond_seq, large_integers
 from .facts import TAG_OF, of_object, of_record
-from . import titles
 
 _DECODER = msgspec.json.Decoder(s.Record)
 _ENCODER = msgspec.json.Encoder()

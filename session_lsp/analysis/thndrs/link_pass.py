@@ -26,7 +26,7 @@ import msgspec
 from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..lines import LineKind
-from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
+from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from .facts import RecordFacts
 from .model import ThndrsModel
 
