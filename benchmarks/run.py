@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import generate
@@ -48,6 +49,10 @@ def run_check(path: Path) -> None:
     result = subprocess.run([*checker(), "check", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if result.returncode not in (0, 1):
         raise SystemExit(f"session-lsp check {path} failed ({result.returncode}): {result.stderr.decode()}")
+
+
+def analyze_and_diagnose(text: str, options: Options, invalid: list[Span]) -> None:
+    analyze(text, options, invalid).diagnostics()
 
 
 def load(path: Path) -> tuple[str, list[Span]]:
@@ -104,11 +109,11 @@ def main() -> None:
     for kind, path in (("elyra", elyra), ("thndrs", thndrs)):
         size = f"{path.stat().st_size / 1e6:.1f} MB"
         rows: list[tuple[str, float, float]] = []
-        rows.append(("session-lsp check (subprocess, wall)", *timed(lambda: run_check(path), args.repeat)))
+        rows.append(("session-lsp check (subprocess, wall)", *timed(partial(run_check, path), args.repeat)))
         text, invalid = load(path)
         options = Options(path=str(path), exists=os.path.exists)
         rows.append(("analyze + diagnostics (in process)",
-                     *timed(lambda: analyze(text, options, invalid).diagnostics(), args.repeat)))
+                     *timed(partial(analyze_and_diagnose, text, options, invalid), args.repeat)))
         document = analyze(text, options, invalid)
         found = len(document.diagnostics())
         rows.extend(edit_rows(document, *NEEDLES[kind], args.repeat))

@@ -319,7 +319,7 @@ def list_rules(args: argparse.Namespace) -> int:
             for r in RULES.values()]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+        print("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
     return EXIT_CLEAN
 
 

@@ -59,7 +59,12 @@ def test_parent_session_goes_to_the_file_when_it_exists() -> None:
     always = load("elyra-branched.jsonl")
     assert definition(always, 0, where) == [Location(Span(0, 0, 0, 0), "/work/sessions/older.jsonl")]
     seen: list[str] = []
-    assert definition(always, 0, where, exists=lambda path: seen.append(path) or False) == []
+
+    def exists(path: str) -> bool:
+        seen.append(path)
+        return False
+
+    assert definition(always, 0, where, exists=exists) == []
     assert seen == ["/work/sessions/older.jsonl"]
     known = load("elyra-branched.jsonl", Options(exists=lambda path: path.endswith("older.jsonl")))
     assert definition(known, 0, where) == [Location(Span(0, 0, 0, 0), "/work/sessions/older.jsonl")]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -125,7 +125,7 @@ def elyra_entry(draw: st.DrawFn) -> dict[str, Any]:
     if kind == "session":
         return {"type": "session", "version": 3, "id": draw(ref), "timestamp": draw(st.sampled_from(STAMPS)),
                 "cwd": "/w"}
-    fields: dict[str, Any] = {
+    makers: dict[str, Callable[[], dict[str, Any]]] = {
         "message": lambda: {"message": draw(elyra_message())},
         "compaction": lambda: draw(st.sampled_from(({"summary": "s", "firstKeptEntryId": draw(ref), "tokensBefore": 5},
                                                     {"summary": "s", "firstKeptEntryIndex": draw(st.integers(-1, 20)),
@@ -138,7 +138,8 @@ def elyra_entry(draw: st.DrawFn) -> dict[str, Any]:
         "custom": lambda: {"customType": "ext", "data": draw(json_value)},
         "custom_message": lambda: {"customType": "ext", "content": draw(text), "display": draw(st.booleans())},
         "mode_change": lambda: {"mode": "plan"},
-    }[kind]()
+    }
+    fields = makers[kind]()
     entry: dict[str, Any] = {"type": kind, "timestamp": draw(st.sampled_from(STAMPS)), **fields}
     if draw(st.integers(0, 9)):  # v1 entries have no id/parentId
         entry = {"type": kind, "id": draw(ref), "parentId": draw(parent),
@@ -158,7 +159,7 @@ def elyra_header(version: Any) -> dict[str, Any]:
 def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
     turn = draw(st.sampled_from(TURNS))
     call = draw(st.sampled_from(CALLS))
-    kind, fields = draw(st.sampled_from((
+    choices: tuple[tuple[str, dict[str, Any]], ...] = (
         ("user", {"turn_id": turn, "text": draw(text)}),
         ("assistant_finished", {"turn_id": turn, "text": draw(text)}),
         ("reasoning_finished", {"turn_id": turn, "text": draw(text)}),
@@ -183,7 +184,8 @@ def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
                           "model": "m", "websearch": "off", "app_version": "0.1.0"}),
         ("memory_write", {"memory": {}}),
         ("bogus", {}),
-    )))
+    )
+    kind, fields = draw(st.sampled_from(choices))
     return {"type": kind, "schema_version": 1, "time": draw(st.sampled_from((*STAMPS[2:], "2026-03-01T09:15:07Z"))),
             **fields}
 
@@ -310,7 +312,7 @@ def test_parent_cycles_do_not_hang(header: dict[str, Any], chain: list[str]) -> 
     analyze_checked("\n".join(json.dumps(v) for v in [header, *entries]) + "\n")
 
 
-def position(lines: list[str], line: int, col: int) -> int:
+def position(lines: Sequence[str], line: int, col: int) -> int:
     """Offset in the joined text of (line, col), a column past the end meaning the end, as LSP has it."""
     return sum(len(text) + 1 for text in lines[:line]) + min(col, len(lines[line]))
 

@@ -166,7 +166,7 @@ class Document:
             return
         # Whether the file ends with "\n" is seen by the link pass (ELY005, THN071) but is in no line's facts.
         same_shape = len(replacement) == len(old_facts) and (lines[-1] == "") == ended_with_newline
-        touched = [start_line + offset for offset, (old, new) in enumerate(zip(old_facts, new_results))
+        touched = [start_line + offset for offset, (old, new) in enumerate(zip(old_facts, new_results, strict=False))
                    if old != (new.kind, new.facts)]
         if same_shape and not touched:
             return

@@ -130,7 +130,7 @@ def _split_at_brackets(line: str, first: int, second: int) -> tuple[int, ...] | 
     ends = [*starts[1:], len(line)]
     decode_piece = _DECODER.decode
     try:
-        for start, end in zip(starts, ends):
+        for start, end in zip(starts, ends, strict=True):
             decode_piece(line[start:end])
     except (msgspec.DecodeError, UnicodeEncodeError):
         return None

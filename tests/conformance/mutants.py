@@ -174,11 +174,11 @@ def unknown_enum(rng: random.Random, lines: Lines) -> Lines | None:
                  or (isinstance(e.get("message"), dict) and "stopReason" in e["message"]), change)
 
 
-REQUIRED = {"message": ("message", "timestamp"), "model_change": ("provider", "modelId"),
+REQUIRED: dict[Any, tuple[str, ...]] = {"message": ("message", "timestamp"), "model_change": ("provider", "modelId"),
             "thinking_level_change": ("thinkingLevel",), "compaction": ("summary", "firstKeptEntryId"),
             "branch_summary": ("summary", "fromId"), "custom_message": ("customType", "content"),
             "label": ("targetId",), "session_info": ("name",), "usage": ("usage",), "context_edit": ("replacement",)}
-MESSAGE_REQUIRED = {"user": ("content", "role"), "assistant": ("content", "stopReason"),
+MESSAGE_REQUIRED: dict[Any, tuple[str, ...]] = {"user": ("content", "role"), "assistant": ("content", "stopReason"),
                     "toolResult": ("toolCallId", "content"), "system": ("content",)}
 
 

@@ -72,7 +72,8 @@ def _timeout_ms(size: int) -> int:
 def run_oracle(release: str, files: Sequence[Path]) -> list[dict[str, Any]]:
     """What the real release does with each file (oracle.mjs, one node process for all of them)."""
     node, package = RUNTIMES[release]
-    listing = [{"path": str(path), "timeoutMs": _timeout_ms(path.stat().st_size)} for path in files]
+    listing: list[dict[str, Any]] = [{"path": str(path), "timeoutMs": _timeout_ms(path.stat().st_size)}
+                                     for path in files]
     bound = sum(item["timeoutMs"] for item in listing) // 1000 + 60
     with tempfile.TemporaryDirectory(prefix="pi-home-") as home:
         done = subprocess.run(["timeout", "-s", "KILL", str(bound), node, str(HERE / "oracle.mjs"),
@@ -176,8 +177,9 @@ def run(release: str, count: int = mutants.MUTANTS_PER_RELEASE) -> list[Verdict]
             target.write_bytes(mutant.data)
             files.append(target)
         reports = run_oracle(release, [ROOT / m.name for m in corpus] + files)
-    by_seed = {m.name: report for m, report in zip(corpus, reports)}
-    verdicts = [judge(m, release, report, None) for m, report in zip(corpus, reports)]
+    seeds = reports[:len(corpus)]
+    by_seed = {m.name: report for m, report in zip(corpus, seeds, strict=True)}
+    verdicts = [judge(m, release, report, None) for m, report in zip(corpus, seeds, strict=True)]
     verdicts += [judge(m, release, report, by_seed[m.seed])
-                 for m, report in zip(made, reports[len(corpus):])]
+                 for m, report in zip(made, reports[len(corpus):], strict=True)]
     return verdicts

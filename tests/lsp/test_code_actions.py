@@ -149,7 +149,7 @@ async def test_thndrs_seq_is_renumbered_in_line_order(shared_editor: Editor, lin
     assert action.title == "Renumber seq 0..4 in line order (4 records change)"
     before, after, found = await apply_and_recheck(editor, uri, action)
     assert len(after) == len(before)
-    for number, (old, new) in enumerate(zip(before[:5], after[:5])):
+    for number, (old, new) in enumerate(zip(before[:5], after[:5], strict=True)):
         assert new == re.sub(r'"seq":\d+', f'"seq":{number}', old, count=1)
     assert after[5:] == before[5:]
     assert not SEQ_CODES & codes(found)

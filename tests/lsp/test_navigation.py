@@ -16,6 +16,7 @@ from lsp_features import (
     fixture_text,
     inside,
     location_tuple,
+    locations,
     needle_range,
     open_session,
     range_tuple,
@@ -223,7 +224,7 @@ async def test_rename_changes_the_id_and_every_reference(shared_editor: Editor, 
                      if f'"{f}":"{new}"' in renamed[number])
         found = await editor.client.text_document_definition_async(types.DefinitionParams(
             doc(uri), value_position(editor, uri, number, field, new)))
-        assert [location_tuple(location) for location in found or []] == [
+        assert [location_tuple(location) for location in locations(found)] == [
             (uri, *range_tuple(needle_range(editor, uri, target, f'"{new}"')))]
 
 

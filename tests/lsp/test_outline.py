@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -38,7 +39,7 @@ BRANCHES = "⎇ 2 branches · active: branch 2 (line 8)"
 Symbol = tuple[str, str | None, types.SymbolKind, tuple[int, int, int, int], tuple[int, int, int, int], list[Any]]
 
 
-def tree_of(symbols: list[types.DocumentSymbol] | None) -> list[Symbol]:
+def tree_of(symbols: Sequence[types.DocumentSymbol] | None) -> list[Symbol]:
     out = []
     for symbol in symbols or []:
         assert isinstance(symbol, types.DocumentSymbol), symbol

@@ -13,6 +13,7 @@ from lsp_features import (
     doc,
     fixture_lines,
     location_tuple,
+    locations,
     markdown,
     open_session,
     position,
@@ -91,11 +92,12 @@ async def test_hover_and_definition_after_emoji(shared_editor: Editor, text: str
     where = position(editor, uri, line, end - 2)
     hover = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), where))
     assert markdown(hover).startswith(f"{head}\n\n**")
-    assert hover is not None and range_tuple(hover.range) == range_tuple(span(editor, uri, line, start, end))
+    assert hover is not None and hover.range is not None
+    assert range_tuple(hover.range) == range_tuple(span(editor, uri, line, start, end))
     found = await editor.client.text_document_definition_async(types.DefinitionParams(doc(uri), where))
     target_start, target_end = value_columns(lines[target], declaration)
     assert units(lines[target], target_start, editor.encoding) != target_start
-    assert [location_tuple(location) for location in found or []] == [
+    assert [location_tuple(location) for location in locations(found)] == [
         (uri, *range_tuple(span(editor, uri, target, target_start, target_end)))]
 
 

@@ -12,7 +12,7 @@ import itertools
 import re
 import zlib
 from bisect import bisect_left
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -87,7 +87,8 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     if msgspec.structs.replace(old, **{name: getattr(facts, name) for name in differs}) != facts:
         return None
     if differs <= _TREE_FIELDS:
-        crossing = _crossing_pairs(model, line) if old.parent_id != facts.parent_id else {}
+        crossing: Mapping[int, int | None] | None = (_crossing_pairs(model, line) if old.parent_id != facts.parent_id
+                                                      else {})
         new = model.with_entry(line, facts) if crossing is not None else None
     elif old.tool_call_id is not None and facts.tool_call_id is not None and not facts.tool_calls:
         crossing = _repaired_result(model, line, facts.tool_call_id)
@@ -226,10 +227,10 @@ class _Checker:
                          "explicitly, but `pi --continue` parses only the first physical line and ignores this "
                          "session", related=((0, (), "the first line, which is not the header"),))
             return
-        where = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
+        problem = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
         if model.header_line is not None:
-            where += f" (the one on line {model.header_line + 1} comes too late)"
-        self.add("ELY010", first, ("type",) if found.type is not None else (), f"{where}: {consequence}")
+            problem += f" (the one on line {model.header_line + 1} comes too late)"
+        self.add("ELY010", first, ("type",) if found.type is not None else (), f"{problem}: {consequence}")
 
     def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> None:
         facts = self.facts
@@ -318,7 +319,7 @@ class _Checker:
         index = bisect_left(entries, line) - 1
         while index >= 0:
             above = entries[index]
-            entry_id = facts[above].id
+            entry_id: str | None = facts[above].id
             if entry_id is not None and by_id.get(entry_id) == above and not model.is_ancestor(line, above):
                 return entry_id
             index -= 1
@@ -540,7 +541,7 @@ class _Checker:
                         self._name_mismatch(line, name, call.name, packed)
                     break
 
-    def repair(self, old: ElyraModel, moved: dict[int, int | None]) -> None:
+    def repair(self, old: ElyraModel, moved: Mapping[int, int | None]) -> None:
         """After a relink: pair again the results in `moved` (line -> the packed call with their id, None when no
         call has it), whose path to that call changed, and keep every other pairing issue. With every call id and
         every result id used once, a result answers its call when the call is above it, comes before it (ELY075)
@@ -637,13 +638,12 @@ class _Checker:
             call = next(call for call in found.tool_calls if call.index == block)
             named = f" ({call.name})" if call.name else ""
             path: Path = ("message", "content", block, "id")
-            if found.stop_reason == "toolUse":
-                if goes_on(line):
-                    self.add("ELY072", line, path, severity=Severity.WARNING,
-                             message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes "
-                                      "on after it: pi inserts a synthetic \"No result provided\" error result, so "
-                                      "the model is told the tool returned nothing"))
-                    continue
+            if found.stop_reason == "toolUse" and goes_on(line):
+                self.add("ELY072", line, path, severity=Severity.WARNING,
+                         message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes "
+                                  "on after it: pi inserts a synthetic \"No result provided\" error result, so "
+                                  "the model is told the tool returned nothing"))
+                continue
             self.add("ELY072", line, path,
                      f"tool call {call.id!r}{named} has no result on this path: pi inserts a synthetic \"No result "
                      "provided\" error result before the next request (common after an abort)")
@@ -708,8 +708,8 @@ class _Checker:
         notes = [f"{len(path)} entries on its path to the root"]
         if model.in_cycle(leaf):
             notes.append("the path loops, so pi hangs building the context")
-        elif model.root_of(leaf) in model.dangling:
-            notes.append(f"the walk stops at line {model.root_of(leaf) + 1}, whose parent is missing")
+        elif (root := model.root_of(leaf)) is not None and root in model.dangling:
+            notes.append(f"the walk stops at line {root + 1}, whose parent is missing")
         branches = len(model.branch_points)
         if branches:
             notes.append(f"{branches} branch point{'s' if branches > 1 else ''} in the file; other branches are "

@@ -45,7 +45,7 @@ class ActivePath(Sequence[int]):
     the lines themselves are listed only when asked for."""
 
     def __init__(self, model: ElyraModel, leaf: int | None) -> None:
-        self._model = weakref.proxy(model)
+        self._model: ElyraModel = weakref.proxy(model)
         """Weak, since the model holds its path: a cycle would keep every replaced model (tens of MB on a large file)
         alive until the garbage collector's rare full pass."""
         self._leaf = leaf
@@ -124,7 +124,6 @@ class ElyraModel:
         """Entries whose timestamp is earlier than their parent's (both in pi's form)."""
         parent = array("i", [NONE]) * size
         headers, entries, others, tool_lines = self._scan(parent)
-        by_id = self.by_id
         self.header_line: int | None = headers[0] if headers else None
         """The first `type:"session"` line (pi's header); None when the file has none."""
         self.headers: list[int] = headers
@@ -375,7 +374,7 @@ class ElyraModel:
                 end[up] = end[line]
         return order, pre, end, depth
 
-    def _find_cycles(self, entries: array[int]) -> list[tuple[int, ...]]:
+    def _find_cycles(self, entries: Sequence[int]) -> list[tuple[int, ...]]:
         """Loops among the entries no root reaches (a reachable entry's ancestors end at a root), by colouring."""
         cycles: list[tuple[int, ...]] = [(line,) for line in self.self_parents]
         if len(self.order) == len(entries):

@@ -144,7 +144,7 @@ def _values(doc: Document, text: str, line: int, col: int, found: Where,
     return out
 
 
-def _flagged(doc: Document, line: int, container: tuple, key: str | None, value: Any,
+def _flagged(doc: Document, line: int, container: jsonscan.Path, key: str | None, value: Any,
              levels: list[dict[str, Any]]) -> bool:
     """Values the schema allows but the checker flags where the cursor is, so completion does not offer them: a
     second `session` header (ELY013), the in-memory summary roles inside a message (ELY061), `hookMessage` outside

@@ -116,7 +116,7 @@ def _collector(cls: type) -> Collector:
     def collect(obj: Any, path: Path, found: list[tuple[Path, int]]) -> None:
         if read is None:
             return
-        for (name, kind, inner), value in zip(steps, read(obj)):
+        for (name, kind, inner), value in zip(steps, read(obj), strict=True):
             if value is None:
                 continue
             if kind == _INT:

@@ -354,7 +354,7 @@ def _processes(model: ThndrsModel, issues: list[LinkIssue]) -> None:
                 f"background process {process.process_id} is reported running again before it ended: the writer "
                 "writes one running record per process", related=_related(process.running, "the first running record",
                                                                           ("process_id",))))
-        if process.running is not None and process.terminal is None:
+        if process.terminal is None:
             issues.append(LinkIssue(
                 "THN054", Anchor(process.running, ("process_id",)),
                 f"background process {process.process_id} has no later record: its outcome is unknown"))
