@@ -1,7 +1,8 @@
 """Times the checker on the large generated sessions and prints a table (`make bench`).
 
 For each file: `session-lsp check FILE` as a subprocess (wall time, from process start to exit, so interpreter
-start-up and imports are included), the in-process `analyze` + `diagnostics()` on the decoded text, and two
+start-up and imports are included), the line pass alone over every line (what an analysis thread spends most of a
+full analysis on), the in-process `analyze` + `diagnostics()` on the decoded text, and two
 single-line edits through `Document.edit`: one inside a message's text (early cutoff: the link pass is reused) and
 one that changes a link (the link pass runs again). Best and median of N runs (default 5).
 
@@ -24,7 +25,9 @@ from pathlib import Path
 import generate
 
 from session_lsp.analysis import Document, Options, Span, analyze
-from session_lsp.analysis.text import decode_bytes
+from session_lsp.analysis.detect import FormatInfo, detect
+from session_lsp.analysis.document import analyzer_for
+from session_lsp.analysis.text import decode_bytes, split_lines
 
 
 def checker() -> list[str]:
@@ -53,6 +56,13 @@ def run_check(path: Path) -> None:
 
 def analyze_and_diagnose(text: str, options: Options, invalid: list[Span]) -> None:
     analyze(text, options, invalid).diagnostics()
+
+
+def line_pass(lines: list[str], info: FormatInfo, options: Options) -> None:
+    """Every line through one fresh analyzer's line pass, as `analyze` runs it."""
+    line = analyzer_for(info, options).line
+    for text in lines:
+        line(text)
 
 
 def load(path: Path) -> tuple[str, list[Span]]:
@@ -112,6 +122,9 @@ def main() -> None:
         rows.append(("session-lsp check (subprocess, wall)", *timed(partial(run_check, path), args.repeat)))
         text, invalid = load(path)
         options = Options(path=str(path), exists=os.path.exists)
+        split = split_lines(text)
+        rows.append(("line pass alone (in process)",
+                     *timed(partial(line_pass, split, detect(split), options), args.repeat)))
         rows.append(("analyze + diagnostics (in process)",
                      *timed(partial(analyze_and_diagnose, text, options, invalid), args.repeat)))
         document = analyze(text, options, invalid)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Sequence
 from functools import partial
+from typing import Any
 
 import msgspec
 
@@ -21,7 +22,8 @@ from .registry import rule
 from .results import FormatAnalyzer, LineResult, Linked, Options
 from .text import split_lines
 
-LinePass = Callable[[str, FormatInfo], LineResult]
+LinePass = Callable[[str, FormatInfo, Any], LineResult]
+"""A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
 LinkPass = Callable[[Sequence[str], Sequence[LineResult], FormatInfo, Options], Linked]
 RelinkPass = Callable[[Linked, Sequence[str], Sequence[LineResult], FormatInfo, Options, Collection[int]],
                       Linked | None]
@@ -29,18 +31,20 @@ RelinkPass = Callable[[Linked, Sequence[str], Sequence[LineResult], FormatInfo, 
 
 class TwoPassAnalyzer:
     """A format's line pass and link pass (and, if it has one, its incremental relink), bound to one file's
-    detected format and options."""
+    detected format and options. It owns the line pass's state, so what one line leaves for the next (the last id,
+    the shared strings) belongs to this file alone."""
 
-    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, link_pass: LinkPass,
-                 relink_pass: RelinkPass | None = None) -> None:
+    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, line_state: object,
+                 link_pass: LinkPass, relink_pass: RelinkPass | None = None) -> None:
         self.info = info
         self.options = options
         self._line_pass = line_pass
+        self._line_state = line_state
         self._link_pass = link_pass
         self._relink_pass = relink_pass
 
     def line(self, text: str) -> LineResult:
-        return self._line_pass(text, self.info)
+        return self._line_pass(text, self.info, self._line_state)
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         return self._link_pass(lines, results, self.info, self.options)
@@ -58,11 +62,11 @@ def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
         from .elyra.releases import release
 
         line_pass = partial(elyra.analyze_line, release=release(options.pi_version))
-        return TwoPassAnalyzer(info, options, line_pass, elyra.link, elyra.relink)
+        return TwoPassAnalyzer(info, options, line_pass, elyra.LineState(), elyra.link, elyra.relink)
     if info.kind is Kind.THNDRS:
         from . import thndrs
 
-        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.link, thndrs.relink)
+        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.LineState(), thndrs.link, thndrs.relink)
     from .plain import PlainAnalyzer
 
     return PlainAnalyzer(info, options)

@@ -162,6 +162,9 @@ class ElyraModel:
         """Each parentId loop once, as its lines in parent order; a self-parent is a loop of one."""
         self.active_path = ActivePath(self, self.leaf)
         """Root to leaf: what pi's context walk follows on resume."""
+        self.views: dict[str, object] = {}
+        """What the features derive from this model and keep while it lives (the outline's tree layout), built on
+        first request. A copy starts without them: it may differ."""
         self.labels: dict[str, tuple[str, int]] = {}
         """target id -> (label, label line), resolved in file order; an empty or absent label clears."""
         self.session_name: str | None = None
@@ -785,8 +788,9 @@ def _set_children(up: int, group: list[int], first_child: array[int], next_sibli
 
 def _copy(model: ElyraModel) -> ElyraModel:
     """A shallow copy: the fields a relink replaces are then replaced, never changed in place. The active path is
-    new, since it refers to its model (weakly: the old one is freed once replaced)."""
+    new, since it refers to its model (weakly: the old one is freed once replaced), and so are the views."""
     new = ElyraModel.__new__(ElyraModel)
     new.__dict__.update(model.__dict__)
     new.active_path = ActivePath(new, model.leaf)
+    new.views = {}
     return new
