@@ -1,6 +1,8 @@
 # Two entry points for a fresh machine (Python 3.11 and make are all it needs):
 #   make demo   set up, then check the example sessions in examples/
 #   make test   set up, then run the whole test suite
+# and the static gate CI runs before the tests:
+#   make check  ruff (lint) and mypy (types), with the versions pyproject.toml pins
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,14 +14,14 @@ NEEDS_311 := import sys; sys.exit(sys.version_info < (3, 11))
 # such a .venv is rebuilt.
 STALE := $(shell test -e $(VENV) && ! $(BIN)/python -c '$(NEEDS_311)' >/dev/null 2>&1 && echo yes)
 
-.PHONY: demo test setup bench rules-doc clean FORCE
+.PHONY: demo test check setup bench rules-doc clean FORCE
 
 # pip's output goes to $(LOG) and is shown only when setup fails.
 $(STAMP): pyproject.toml $(if $(STALE),FORCE)
 	$(if $(STALE),@echo "$(VENV) was made by a Python older than 3.11 or is broken: rebuilding it"; rm -rf $(VENV))
 	@$(PYTHON) -c '$(NEEDS_311)' || { echo "session-lsp needs Python 3.11 or later; run make PYTHON=python3.11"; exit 1; }
 	@$(PYTHON) -m venv $(VENV)
-	@{ $(BIN)/pip install --upgrade pip && $(BIN)/pip install -e '.[test]'; } >$(LOG) 2>&1 \
+	@{ $(BIN)/pip install --upgrade pip && $(BIN)/pip install -e '.[test,dev]'; } >$(LOG) 2>&1 \
 		|| { cat $(LOG); echo "setup failed (log: $(LOG))"; exit 1; }
 	@touch $(STAMP)
 
@@ -34,6 +36,11 @@ demo: $(STAMP)
 # pytest exits 5 when it collects no tests, and make fails on it: an empty run can never pass.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -rs
+
+# No formatter yet: reformatting every file at once would collide with the work of every open branch.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -25,14 +25,14 @@ import math
 import random
 import string
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out"
 ELYRA_ENTRIES = 100_000
 THNDRS_RECORDS = 100_000
 SEED = 20260301
-START = datetime(2026, 3, 1, 9, 0, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 1, 9, 0, 0, tzinfo=UTC)
 
 WORDS = (
     "the a of to in and is for that it with on as this be are by from at or an not we can which file function "

@@ -23,8 +23,9 @@ from pathlib import Path
 import generate
 from run import checker
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.conformance.suite import HERE as CONFORMANCE, RUNTIMES, install_problem  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # where pytest finds `conformance` too
+from conformance.suite import HERE as CONFORMANCE
+from conformance.suite import RUNTIMES, install_problem
 
 SCRIPT = Path(__file__).resolve().parent / "pi_session.mjs"
 RELEASE = "1.6"

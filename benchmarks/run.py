@@ -1,7 +1,8 @@
 """Times the checker on the large generated sessions and prints a table (`make bench`).
 
 For each file: `session-lsp check FILE` as a subprocess (wall time, from process start to exit, so interpreter
-start-up and imports are included), the in-process `analyze` + `diagnostics()` on the decoded text, and two
+start-up and imports are included), the line pass alone over every line (what an analysis thread spends most of a
+full analysis on), the in-process `analyze` + `diagnostics()` on the decoded text, and two
 single-line edits through `Document.edit`: one inside a message's text (early cutoff: the link pass is reused) and
 one that changes a link (the link pass runs again). Best and median of N runs (default 5).
 
@@ -18,12 +19,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import generate
 
 from session_lsp.analysis import Document, Options, Span, analyze
-from session_lsp.analysis.text import decode_bytes
+from session_lsp.analysis.detect import FormatInfo, detect
+from session_lsp.analysis.document import analyzer_for
+from session_lsp.analysis.text import decode_bytes, split_lines
 
 
 def checker() -> list[str]:
@@ -48,6 +52,17 @@ def run_check(path: Path) -> None:
     result = subprocess.run([*checker(), "check", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if result.returncode not in (0, 1):
         raise SystemExit(f"session-lsp check {path} failed ({result.returncode}): {result.stderr.decode()}")
+
+
+def analyze_and_diagnose(text: str, options: Options, invalid: list[Span]) -> None:
+    analyze(text, options, invalid).diagnostics()
+
+
+def line_pass(lines: list[str], info: FormatInfo, options: Options) -> None:
+    """Every line through one fresh analyzer's line pass, as `analyze` runs it."""
+    line = analyzer_for(info, options).line
+    for text in lines:
+        line(text)
 
 
 def load(path: Path) -> tuple[str, list[Span]]:
@@ -104,11 +119,14 @@ def main() -> None:
     for kind, path in (("elyra", elyra), ("thndrs", thndrs)):
         size = f"{path.stat().st_size / 1e6:.1f} MB"
         rows: list[tuple[str, float, float]] = []
-        rows.append(("session-lsp check (subprocess, wall)", *timed(lambda: run_check(path), args.repeat)))
+        rows.append(("session-lsp check (subprocess, wall)", *timed(partial(run_check, path), args.repeat)))
         text, invalid = load(path)
         options = Options(path=str(path), exists=os.path.exists)
+        split = split_lines(text)
+        rows.append(("line pass alone (in process)",
+                     *timed(partial(line_pass, split, detect(split), options), args.repeat)))
         rows.append(("analyze + diagnostics (in process)",
-                     *timed(lambda: analyze(text, options, invalid).diagnostics(), args.repeat)))
+                     *timed(partial(analyze_and_diagnose, text, options, invalid), args.repeat)))
         document = analyze(text, options, invalid)
         found = len(document.diagnostics())
         rows.extend(edit_rows(document, *NEEDLES[kind], args.repeat))

@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import IO, NoReturn
 
@@ -354,7 +354,7 @@ def check(args: argparse.Namespace) -> int:
     progress = Progress(len(sources), sys.stderr)
     # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
     interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
-    for done, (source, outcome) in enumerate(zip(sources, checked(sources, settings, args.jobs)), 1):
+    for done, (source, outcome) in enumerate(zip(sources, checked(sources, settings, args.jobs), strict=True), 1):
         if isinstance(outcome, str):
             problems.append(outcome)
         else:
@@ -442,7 +442,7 @@ def tree(args: argparse.Namespace) -> int:
         print(f"{mark} {'  ' * min(depth, 40)}{line + 1}: {node['type']} {_one_line(node['title'] or '')}{label}"
               f"{leaf_mark}")
         children = node["children"]
-        step = depth + 1 if len(children) > 1 or depth == 0 and len(payload["roots"]) > 1 else depth
+        step = depth + 1 if len(children) > 1 or (depth == 0 and len(payload["roots"]) > 1) else depth
         stack.extend((child, step) for child in reversed(children))
     return EXIT_CLEAN
 
@@ -452,7 +452,7 @@ def list_rules(args: argparse.Namespace) -> int:
             for r in RULES.values()]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+        print("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
     return EXIT_CLEAN
 
 

@@ -20,10 +20,11 @@ from pathlib import Path
 import pytest
 
 from session_lsp import cli
-from session_lsp.analysis import RULES, Diagnostic, Options, Severity, Span, analyze
+from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
 from session_lsp.analysis.text import decode_bytes
 
-HEADER = '{"type":"session","version":3,"id":"019cb5a0-7c1e-7b3a-9f2d-3e4a5b6c7d8e","timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}'
+HEADER = ('{"type":"session","version":3,"id":"019cb5a0-7c1e-7b3a-9f2d-3e4a5b6c7d8e",'
+          '"timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}')
 ROOT = ('{"type":"message","id":"7a3c91f0","parentId":null,"timestamp":"2026-03-01T09:15:02.114Z",'
         '"message":{"role":"user","content":"hello","timestamp":1772356502110}}')
 DANGLING = ('{"type":"message","id":"b41d2e85","parentId":"deadbeef","timestamp":"2026-03-01T09:15:03.000Z",'
@@ -371,7 +372,7 @@ def test_rules_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     rows = out.splitlines()
     assert [row.split()[0] for row in rows] == list(RULES)
-    for row, rule in zip(rows, RULES.values()):
+    for row, rule in zip(rows, RULES.values(), strict=True):
         assert row.split()[1:3] == [rule.severity.label, rule.name]
         assert rule.summary in row
     assert code == cli.EXIT_CLEAN
@@ -466,7 +467,7 @@ def test_serve_tcp_exits_cleanly_without_a_traceback() -> None:
 ROOT_CORPUS = Path(__file__).parent / "corpus"
 
 
-def _payload_doc(path: Path, pi_version: str) -> object:
+def _payload_doc(path: Path, pi_version: str) -> Document:
     text, _ = decode_bytes(path.read_bytes())
     return analyze(text, Options(path=str(path), exists=os.path.exists, pi_version=pi_version))
 

@@ -8,9 +8,9 @@ from collections import Counter
 from functools import cache
 
 import pytest
-
 from conformance import mutants, suite
 from conformance.known import KNOWN, explained
+
 from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.elyra.context import build_context
 from session_lsp.analysis.features.views import elyra_view
@@ -73,10 +73,11 @@ def _texts(content: object) -> list[str]:
 def test_the_context_carries_the_text_pi_sends_on_pi_1x_files(release: str) -> None:
     """Beyond roles: on the files pi 1.6 wrote (context edits, system messages), every text pi sends is in our
     context's message at the same place; 1.6 sends the edited texts and 0.73 the written ones."""
-    if suite.install_problem() is not None:
-        pytest.fail(suite.install_problem())
+    problem = suite.install_problem()
+    if problem is not None:
+        pytest.fail(problem)
     files = sorted((mutants.CORPUS / "elyra-pi-1.6-written").glob("*.jsonl"))
-    for path, real in zip(files, suite.run_oracle(release, files)):
+    for path, real in zip(files, suite.run_oracle(release, files), strict=True):
         sent = json.loads(real["sent_json"])
         text, _ = decode_bytes(path.read_bytes())
         document = analyze(text, Options(path=str(path), pi_version=release))
@@ -84,6 +85,6 @@ def test_the_context_carries_the_text_pi_sends_on_pi_1x_files(release: str) -> N
         assert model is not None
         ours = build_context(document.lines, model, None, release)
         assert [message.role for message in ours] == [message["role"] for message in sent], path.name
-        for mine, theirs in zip(ours, sent):
+        for mine, theirs in zip(ours, sent, strict=True):
             for piece in _texts(theirs.get("content")):
                 assert piece in mine.text, (path.name, mine.line, piece)

@@ -5,6 +5,7 @@ same against the real releases on pi-written files)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -62,7 +63,8 @@ def test_a_replacement_without_content_leaves_the_content_undefined() -> None:
 
 
 def test_the_compaction_checkpoint_replaces_earlier_system_messages_in_1_6() -> None:
-    system = {"type": "message", "message": {"role": "system", "content": "prompt one", "timestamp": 1}}
+    system: dict[str, Any] = {"type": "message",
+                              "message": {"role": "system", "content": "prompt one", "timestamp": 1}}
     checkpoint = {"role": "system", "content": "prompt two", "timestamp": 2}
     text = _file(system, user("kept"), {"type": "message", "message": {**system["message"], "content": "patch"}},
                  {"type": "compaction", "summary": "S", "firstKeptEntryId": "e2", "tokensBefore": 10,

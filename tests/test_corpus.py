@@ -115,7 +115,7 @@ def test_broken_examples_show_their_corruption(file: str) -> None:
 def test_generated_sessions_are_clean_and_deterministic(tmp_path: Path) -> None:
     first = generate.generate(tmp_path / "a", entries=6000, records=3000)
     second = generate.generate(tmp_path / "b", entries=6000, records=3000)
-    for one, two in zip(first, second):
+    for one, two in zip(first, second, strict=True):
         assert one.read_bytes() == two.read_bytes()
     elyra, thndrs = first
     for path, kind in ((elyra, Kind.ELYRA), (thndrs, Kind.THNDRS)):

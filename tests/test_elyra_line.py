@@ -32,7 +32,8 @@ LINE_CODES = frozenset({
     "ELY023", "ELY024", "ELY030", "ELY031", "ELY032", "ELY033", "ELY034", "ELY035", "ELY041", "ELY054", "ELY055",
     "ELY057", "ELY060", "ELY061", "ELY062", "ELY063", "ELY064", "ELY065", "ELY066", "ELY067", "ELY080",
 })
-GLUED = {"pi-mono__session__v1__has-concatenated-line.jsonl": 440, "pi-mono__compact__v1__has-concatenated-line.jsonl": 1013}
+GLUED = {"pi-mono__session__v1__has-concatenated-line.jsonl": 440,
+         "pi-mono__compact__v1__has-concatenated-line.jsonl": 1013}
 TS = "2026-03-01T09:00:00.000Z"
 
 
@@ -98,7 +99,8 @@ def test_assistant_facts_list_tool_calls_with_their_block_index() -> None:
     assert not result.issues
     assert result.facts == EntryFacts(type="message", id="a1b2c3d4", has_id=True, parent_id="0f0f0f0f",
                                       has_parent=True, timestamp=TS, role="assistant", stop_reason="toolUse",
-                                      tool_calls=(ToolCallFact("toolu_1", "bash", 2), ToolCallFact("toolu_2", "read", 3)))
+                                      tool_calls=(ToolCallFact("toolu_1", "bash", 2),
+                                                  ToolCallFact("toolu_2", "read", 3)))
     assert result.title == "assistant → bash, read"
 
 
@@ -161,7 +163,7 @@ def test_lines_that_are_not_objects(text: str, kind: LineKind, facts: object) ->
 
 @pytest.mark.parametrize(("text", "facts"), [("null", NULL_FACTS), ("0", JUNK_FACTS), ('""', JUNK_FACTS)])
 def test_pi_073_keeps_falsy_lines_as_entries(text: str, facts: object) -> None:
-    result = analyze_line(text, V3, RELEASES["0.73"])
+    result = analyze_line(text, V3, release=RELEASES["0.73"])
     assert type(result.facts) is type(facts) and result.facts == facts
 
 
@@ -359,7 +361,8 @@ def test_real_files_raise_no_error_or_warning_from_line_rules(path: Path) -> Non
 
 # -- never raises -----------------------------------------------------------------------------------------------
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                    | st.text(max_size=8),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
                     max_leaves=12)
 FIELDS = st.sampled_from(["type", "id", "parentId", "timestamp", "message", "role", "content", "usage", "stopReason",

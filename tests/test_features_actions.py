@@ -33,7 +33,7 @@ def fixes(doc: Document, code: str) -> tuple[list[Diagnostic], list[CodeAction]]
 def test_split_glued_records() -> None:
     doc = load("elyra-broken.jsonl")
     before = doc.lines[3]
-    found, [action] = fixes(doc, "ELY002")
+    _found, [action] = fixes(doc, "ELY002")
     cut = before.index('}{"type"') + 1
     assert action.title == "Split into 2 lines"
     assert action.is_preferred and action.diagnostic_codes == ("ELY002",) and action.kind == "quickfix"
@@ -45,7 +45,7 @@ def test_split_glued_records() -> None:
 
 def test_point_a_dangling_parent_at_the_entry_above() -> None:
     doc = load("elyra-broken.jsonl")
-    found, [action] = fixes(doc, "ELY042")
+    _found, [action] = fixes(doc, "ELY042")
     # The entry right above (line 2) has the id "dddd0002", which line 5 repeats: pi's index resolves that id to
     # line 5, whose parent is this very entry, so pointing at it would close a loop (pi hangs). The fix skips it.
     assert action.title == "Set parentId to 'dddd0001' (the entry above)"
@@ -61,7 +61,7 @@ def test_dangling_parent_fix_without_duplicates_takes_the_line_above() -> None:
     doc = load("elyra-branched.jsonl")
     line = doc.lines[6].replace('"parentId":"bbbb0001"', '"parentId":"ffff0000"')
     doc.edit(6, 0, 6, len(doc.lines[6]), line)
-    found, [action] = fixes(doc, "ELY042")
+    _found, [action] = fixes(doc, "ELY042")
     assert action.edits == (TextEdit(span_of(doc, 6, '"ffff0000"'), '"bbbb0001"'),)
 
 
@@ -83,7 +83,7 @@ def test_give_a_duplicate_a_fresh_id_and_move_its_children() -> None:
 
 def test_rename_hook_message_role() -> None:
     doc = load("elyra-broken.jsonl")
-    found, [action] = fixes(doc, "ELY024")
+    _found, [action] = fixes(doc, "ELY024")
     assert action.edits == (TextEdit(span_of(doc, 7, '"hookMessage"'), '"custom"'),)
     apply(doc, action.edits)
     assert "ELY024" not in {d.code for d in doc.diagnostics()}

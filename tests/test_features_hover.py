@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from session_lsp.analysis import Document, Options, Span, analyze
 from session_lsp.analysis.features import hover
@@ -124,16 +127,16 @@ def test_nothing_to_say_off_a_link() -> None:
     assert hover(analyze("just text\n"), 0, 2) is None
 
 
-def test_hover_reads_only_the_hovered_and_target_lines() -> None:
+def test_hover_reads_only_the_hovered_and_target_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = load("elyra-branched.jsonl")
     reads: list[int] = []
 
-    class Spy(list):
-        def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    class Spy(list[str]):
+        def __getitem__(self, index: Any) -> Any:
             reads.append(index)
             return super().__getitem__(index)
 
-    doc.lines = Spy(doc.lines)
+    monkeypatch.setattr(doc, "lines", Spy(doc.lines))
     assert hover(doc, 7, col(doc, 7, '"aaaa0004"')) is not None
     assert set(reads) == {4, 7}
 

@@ -6,7 +6,14 @@ from pathlib import Path
 
 from session_lsp.analysis import Document, Options, Span, analyze
 from session_lsp.analysis.features import (
-    Location, PrepareRename, RenameError, TextEdit, definition, prepare_rename, references, rename,
+    Location,
+    PrepareRename,
+    RenameError,
+    TextEdit,
+    definition,
+    prepare_rename,
+    references,
+    rename,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"
@@ -52,7 +59,12 @@ def test_parent_session_goes_to_the_file_when_it_exists() -> None:
     always = load("elyra-branched.jsonl")
     assert definition(always, 0, where) == [Location(Span(0, 0, 0, 0), "/work/sessions/older.jsonl")]
     seen: list[str] = []
-    assert definition(always, 0, where, exists=lambda path: seen.append(path) or False) == []
+
+    def exists(path: str) -> bool:
+        seen.append(path)
+        return False
+
+    assert definition(always, 0, where, exists=exists) == []
     assert seen == ["/work/sessions/older.jsonl"]
     known = load("elyra-branched.jsonl", Options(exists=lambda path: path.endswith("older.jsonl")))
     assert definition(known, 0, where) == [Location(Span(0, 0, 0, 0), "/work/sessions/older.jsonl")]

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from session_lsp.analysis import Options, analyze, features
+from session_lsp.analysis.document import Document
 
 NOW = "2026-03-01T09:00:05.000Z"
 HEADER = ('{"type":"session","version":3,"id":"019dcd91-86ff-737d-86b6-08c8e5ec7284",'
@@ -28,12 +29,13 @@ LINES = [
 # (line, the value hovered, the card's heading, fields the card lists, the title in the outline and the tree)
 KINDS = [
     (1, '"system"', "**role `system`**", ["sections", "toolsAdded", "toolsRemoved"], "system: You are pi."),
-    (3, '"usage"', "**type `usage`**", ["kind", "provider", "model", "usage"], "usage cache_warm (hidden in pi's /tree)"),
+    (3, '"usage"', "**type `usage`**", ["kind", "provider", "model", "usage"],
+     "usage cache_warm (hidden in pi's /tree)"),
     (4, '"context_edit"', "**type `context_edit`**", ["targetId", "replacement"], "context_edit edits a0000002"),
 ]
 
 
-def document(pi_version: str | None = None, extra: str | None = None):  # type: ignore[no-untyped-def]
+def document(pi_version: str | None = None, extra: str | None = None) -> Document:
     lines = LINES if extra is None else [*LINES, extra]
     return analyze("\n".join(lines) + "\n", Options(pi_version=pi_version))
 

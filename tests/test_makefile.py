@@ -70,3 +70,27 @@ def test_the_license_is_an_spdx_string_with_a_license_file() -> None:
     assert "setuptools>=77" in project["build-system"]["requires"]  # the first setuptools to accept the string
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License") and "Copyright (c) 2026 the session-lsp authors" in text
+
+
+def test_make_check_runs_ruff_and_mypy_from_the_venv(tmp_path: Path) -> None:
+    shutil.copy(MAKEFILE, tmp_path / "Makefile")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    result = subprocess.run(["make", "-n", "check"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    commands = result.stdout.replace("\\\n", "").splitlines()
+    assert ".venv/bin/ruff check ." in commands and ".venv/bin/mypy" in commands
+    assert any("pip install -e '.[test,dev]'" in line for line in commands)  # setup installs the gate's tools
+
+
+def test_ci_runs_the_gate_before_the_tests() -> None:
+    steps = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+             if line.startswith("make ")]
+    assert steps.index("make check") < steps.index("make test")
+
+
+def test_the_gate_tools_are_pinned_and_the_hooks_run_the_pinned_ones() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    dev = project["project"]["optional-dependencies"]["dev"]
+    pins = dict(requirement.split("==") for requirement in dev)
+    assert {"ruff", "mypy", "pre-commit"} <= set(pins) and len(pins) == len(dev)
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    assert "repo: local" in hooks and "entry: .venv/bin/ruff check" in hooks and "entry: .venv/bin/mypy" in hooks

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -108,7 +108,8 @@ def elyra_message(draw: st.DrawFn) -> dict[str, Any]:
         return {"role": role, "content": blocks, "api": "anthropic-messages", "provider": "anthropic", "model": "m",
                 "usage": usage(), "stopReason": stop, "timestamp": stamp}
     if role == "toolResult":
-        return {"role": role, "toolCallId": draw(st.sampled_from(CALLS)), "toolName": draw(st.sampled_from(("bash", "read"))),
+        return {"role": role, "toolCallId": draw(st.sampled_from(CALLS)),
+                "toolName": draw(st.sampled_from(("bash", "read"))),
                 "content": [{"type": "text", "text": draw(text)}], "isError": draw(st.booleans()), "timestamp": stamp}
     if role == "bashExecution":
         return {"role": role, "command": "ls", "output": draw(text), "exitCode": 0, "cancelled": False,
@@ -124,7 +125,7 @@ def elyra_entry(draw: st.DrawFn) -> dict[str, Any]:
     if kind == "session":
         return {"type": "session", "version": 3, "id": draw(ref), "timestamp": draw(st.sampled_from(STAMPS)),
                 "cwd": "/w"}
-    fields: dict[str, Any] = {
+    makers: dict[str, Callable[[], dict[str, Any]]] = {
         "message": lambda: {"message": draw(elyra_message())},
         "compaction": lambda: draw(st.sampled_from(({"summary": "s", "firstKeptEntryId": draw(ref), "tokensBefore": 5},
                                                     {"summary": "s", "firstKeptEntryIndex": draw(st.integers(-1, 20)),
@@ -137,10 +138,12 @@ def elyra_entry(draw: st.DrawFn) -> dict[str, Any]:
         "custom": lambda: {"customType": "ext", "data": draw(json_value)},
         "custom_message": lambda: {"customType": "ext", "content": draw(text), "display": draw(st.booleans())},
         "mode_change": lambda: {"mode": "plan"},
-    }[kind]()
+    }
+    fields = makers[kind]()
     entry: dict[str, Any] = {"type": kind, "timestamp": draw(st.sampled_from(STAMPS)), **fields}
     if draw(st.integers(0, 9)):  # v1 entries have no id/parentId
-        entry = {"type": kind, "id": draw(ref), "parentId": draw(parent), **{k: v for k, v in entry.items() if k != "type"}}
+        entry = {"type": kind, "id": draw(ref), "parentId": draw(parent),
+                 **{k: v for k, v in entry.items() if k != "type"}}
     return entry
 
 
@@ -156,7 +159,7 @@ def elyra_header(version: Any) -> dict[str, Any]:
 def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
     turn = draw(st.sampled_from(TURNS))
     call = draw(st.sampled_from(CALLS))
-    kind, fields = draw(st.sampled_from((
+    choices: tuple[tuple[str, dict[str, Any]], ...] = (
         ("user", {"turn_id": turn, "text": draw(text)}),
         ("assistant_finished", {"turn_id": turn, "text": draw(text)}),
         ("reasoning_finished", {"turn_id": turn, "text": draw(text)}),
@@ -181,8 +184,9 @@ def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
                           "model": "m", "websearch": "off", "app_version": "0.1.0"}),
         ("memory_write", {"memory": {}}),
         ("bogus", {}),
-    )))
-    return {"type": kind, "schema_version": 1, "time": draw(st.sampled_from(STAMPS[2:] + ("2026-03-01T09:15:07Z",))),
+    )
+    kind, fields = draw(st.sampled_from(choices))
+    return {"type": kind, "schema_version": 1, "time": draw(st.sampled_from((*STAMPS[2:], "2026-03-01T09:15:07Z"))),
             **fields}
 
 
@@ -256,7 +260,8 @@ def session_text(draw: st.DrawFn) -> str:
 
 
 FRAGMENTS = ('"', "{", "}", ",", ":", "\n", "\\", " ", "null", '"parentId":', '"id":"a1b2c3d4"', '"type":"session"',
-             '"seq":3', '"toolCallId":"toolu_1"', '"turn_id":"turn_2"', "a1b2c3d4", "deadbeef", "toolu_1", "é", "\U0001f600")
+             '"seq":3', '"toolCallId":"toolu_1"', '"turn_id":"turn_2"', "a1b2c3d4", "deadbeef", "toolu_1", "é",
+             "\U0001f600")
 
 
 @st.composite
@@ -307,7 +312,7 @@ def test_parent_cycles_do_not_hang(header: dict[str, Any], chain: list[str]) -> 
     analyze_checked("\n".join(json.dumps(v) for v in [header, *entries]) + "\n")
 
 
-def position(lines: list[str], line: int, col: int) -> int:
+def position(lines: Sequence[str], line: int, col: int) -> int:
     """Offset in the joined text of (line, col), a column past the end meaning the end, as LSP has it."""
     return sum(len(text) + 1 for text in lines[:line]) + min(col, len(lines[line]))
 

@@ -35,7 +35,7 @@ def test_the_rules_section_lists_every_rule_once_and_marks_planned_ones() -> Non
     section = gen.render()
     rows = [line for line in section.splitlines() if re.match(r"^\| [A-Z]{3}\d{3} \|", line)]
     assert [row.split("|")[1].strip() for row in rows] == list(RULES)
-    for row, rule in zip(rows, RULES.values()):
+    for row, rule in zip(rows, RULES.values(), strict=True):
         cells = [cell.strip() for cell in row.strip("|").split(" | ")]
         assert cells[2] == rule.severity.label
         assert (gen.NOT_YET in cells[1]) is (rule.code in PLANNED)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from session_lsp.analysis import Document, Options, analyze
 from session_lsp.analysis.elyra import link_pass
-from session_lsp.analysis.thndrs import link_pass as thndrs_link_pass
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.thndrs import link_pass as thndrs_link_pass
 from session_lsp.analysis.thndrs.model import ThndrsModel
 
 HEADER = {"type": "session", "version": 3, "id": "01a237ba-3c31-7688-af90-27a41cba019b",
@@ -235,7 +235,7 @@ def test_which_edits_take_the_incremental_path(monkeypatch: pytest.MonkeyPatch, 
 
 # --- thndrs ------------------------------------------------------------------------------------------------------
 
-THNDRS_META = {"type": "session_meta", "schema_version": 1, "seq": 0, "time": "2026-04-27T08:10:29Z",
+THNDRS_META: dict[str, Any] = {"type": "session_meta", "schema_version": 1, "seq": 0, "time": "2026-04-27T08:10:29Z",
                "session_id": "session-20260427-081029", "cwd": "/w", "title": "t", "provider": "p", "model": "m",
                "websearch": "off", "app_version": "0.1.0"}
 
@@ -251,7 +251,8 @@ def thndrs_sessions(draw: st.DrawFn) -> list[dict[str, Any]]:
         for _ in range(draw(st.integers(0, 5))):
             call = draw(st.sampled_from(("call_1", "call_2", "call_3", "?")))
             kind = draw(st.sampled_from(("tool_started", "tool_started", "tool_finished")))
-            record = {"type": kind, "turn_id": draw(st.sampled_from((turn_id, turn_id, turn_id, "turn_0"))),
+            record: dict[str, Any] = {"type": kind,
+                                      "turn_id": draw(st.sampled_from((turn_id, turn_id, turn_id, "turn_0"))),
                       "call_id": call}
             record.update({"name": "read", "arguments": "{}"} if kind == "tool_started"
                           else {"output": ["ok"], "status": "Ok"})
@@ -293,7 +294,7 @@ def test_thndrs_call_id_edits_match_a_fresh_analysis(values: list[dict[str, Any]
 
 def test_a_thndrs_call_id_edit_takes_the_incremental_path(monkeypatch: pytest.MonkeyPatch) -> None:
     spy = Spy(monkeypatch, "thndrs")
-    values = [THNDRS_META, {"type": "user", "turn_id": "t1", "text": "go"},
+    values: list[dict[str, Any]] = [THNDRS_META, {"type": "user", "turn_id": "t1", "text": "go"},
               {"type": "tool_started", "turn_id": "t1", "call_id": "call_1", "name": "read", "arguments": "{}"},
               {"type": "tool_finished", "turn_id": "t1", "call_id": "call_1", "output": ["ok"], "status": "Ok"},
               {"type": "assistant_finished", "turn_id": "t1", "text": "done"}]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.results import LinkModel, Reference
@@ -20,8 +21,14 @@ def model(text: str = TEXT, path: str | None = None) -> ThndrsModel:
     return found
 
 
+def record_at(line: int | None) -> dict[str, Any]:
+    assert line is not None
+    return RECORDS[line]
+
+
 def lines_of(record_type: str, **match: object) -> list[int]:
-    return [n for n, r in enumerate(RECORDS) if r["type"] == record_type and all(r.get(k) == v for k, v in match.items())]
+    return [n for n, r in enumerate(RECORDS)
+            if r["type"] == record_type and all(r.get(k) == v for k, v in match.items())]
 
 
 def test_it_offers_what_the_link_model_protocol_asks() -> None:
@@ -37,15 +44,15 @@ def test_turns() -> None:
     for turn_id, turn in turns.items():
         assert turn.user == lines_of("user", turn_id=turn_id)[0]
         assert turn.lines == [n for n, r in enumerate(RECORDS) if r.get("turn_id") == turn_id]
-    assert RECORDS[turns["turn-1"].closing]["type"] == "assistant_finished"
-    assert RECORDS[turns["turn-3"].closing]["type"] == "cancelled"
-    assert RECORDS[turns["turn-4"].closing]["type"] == "failed"
+    assert record_at(turns["turn-1"].closing)["type"] == "assistant_finished"
+    assert record_at(turns["turn-3"].closing)["type"] == "cancelled"
+    assert record_at(turns["turn-4"].closing)["type"] == "failed"
 
 
 def test_covered_lines_are_the_first_lines_with_the_seqs_compactions_name() -> None:
     covered = {seq for r in RECORDS if r["type"] == "compaction"
                for seq in (r["audit"]["covered_start_seq"], r["audit"]["covered_end_seq"])}
-    first = {}
+    first: dict[int, int] = {}
     for number, record in enumerate(RECORDS):
         first.setdefault(record["seq"], number)
     assert covered and model().covered_lines == {seq: first[seq] for seq in covered if seq in first}
@@ -55,9 +62,9 @@ def test_pairs() -> None:
     m = model()
     assert len(m.tool_calls) == 6
     for call in m.tool_calls:
-        assert RECORDS[call.started]["type"] == "tool_started" and RECORDS[call.finished]["type"] == "tool_finished"
-        assert RECORDS[call.started]["call_id"] == RECORDS[call.finished]["call_id"] == call.call_id
-        assert RECORDS[call.started]["turn_id"] == RECORDS[call.finished]["turn_id"] == call.turn_id
+        assert record_at(call.started)["type"] == "tool_started" and record_at(call.finished)["type"] == "tool_finished"
+        assert record_at(call.started)["call_id"] == record_at(call.finished)["call_id"] == call.call_id
+        assert record_at(call.started)["turn_id"] == record_at(call.finished)["turn_id"] == call.turn_id
     (permission,) = m.permissions
     assert (permission.request, permission.outcome) == (lines_of("acp_permission_request")[0],
                                                          lines_of("acp_permission_outcome")[0])

@@ -21,8 +21,8 @@ def _line(record_type: str, **fields: object) -> str:
     return json.dumps({"type": record_type, "schema_version": 1, "seq": 3, "time": "2026-04-27T08:10:29Z", **fields})
 
 
-def _structs() -> list[type]:
-    seen: list[type] = []
+def _structs() -> list[type[msgspec.Struct]]:
+    seen: list[type[msgspec.Struct]] = []
 
     def walk(t: mi.Type) -> None:
         if isinstance(t, mi.StructType):
@@ -95,6 +95,7 @@ def test_other_spellings_of_tool_status_are_rejected(status: str) -> None:
 def test_option_fields_accept_absent_and_null() -> None:
     absent = DECODER.decode(_line("tool_started", turn_id="t", call_id="c", name="read", arguments="{}"))
     null = DECODER.decode(_line("tool_started", turn_id="t", call_id="c", name="read", arguments="{}", mcp=None))
+    assert isinstance(absent, s.ToolStarted) and isinstance(null, s.ToolStarted)
     assert absent.mcp is None and null.mcp is None
 
 
@@ -128,7 +129,8 @@ def test_u64_fields_carry_the_bound_validate_checks() -> None:
 
 def test_signed_and_32_bit_bounds() -> None:
     shell = dict(turn_id="t", command="c", cwd="/", process_status="ok", elapsed_ms=1, kind="one-shot")
-    assert DECODER.decode(_line("shell_exec", exit_code=-(2**31), **shell)).exit_code == -(2**31)
+    record = DECODER.decode(_line("shell_exec", exit_code=-(2**31), **shell))
+    assert isinstance(record, s.ShellExec) and record.exit_code == -(2**31)
     with pytest.raises(msgspec.ValidationError):
         DECODER.decode(_line("shell_exec", exit_code=2**31, **shell))
     with pytest.raises(msgspec.ValidationError):

@@ -132,7 +132,8 @@ def detect(lines: Sequence[str]) -> FormatInfo:
         return UNKNOWN
     number, obj = found
     kind = obj["type"] if isinstance(obj.get("type"), str) else None
-    thndrs_envelope = _is_int(obj.get("schema_version")) and _is_int(obj.get("seq")) and isinstance(obj.get("time"), str)
+    thndrs_envelope = (_is_int(obj.get("schema_version")) and _is_int(obj.get("seq"))
+                       and isinstance(obj.get("time"), str))
     if kind == "session" and "schema_version" not in obj and "seq" not in obj:
         return FormatInfo(Kind.ELYRA, pi_version(obj), number)
     if thndrs_envelope and "payload" not in obj and (kind in THNDRS_TYPES or kind in THNDRS_OTHER_BUILD_TYPES):

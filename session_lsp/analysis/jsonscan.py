@@ -8,11 +8,10 @@ It never raises: on malformed input it returns what it could read.
 from __future__ import annotations
 
 import re
-from typing import Union
 
 import msgspec
 
-PathItem = Union[str, int]
+PathItem = str | int
 Path = tuple[PathItem, ...]
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -29,8 +28,8 @@ class Node(msgspec.Struct):
     kind: str
     start: int
     end: int
-    members: list[tuple[str, int, int, "Node"]] | None = None
-    items: list["Node"] | None = None
+    members: list[tuple[str, int, int, Node]] | None = None
+    items: list[Node] | None = None
     complete: bool = True
 
     def get(self, key: PathItem) -> Node | None:

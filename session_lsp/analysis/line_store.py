@@ -175,7 +175,7 @@ class LineStore(Sequence[str]):
         """Equal to a list (or store) of the same lines, as the list it replaces was."""
         if not isinstance(other, (list, LineStore)):
             return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
 
     __hash__ = None  # type: ignore[assignment]
 

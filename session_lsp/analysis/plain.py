@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 
 from .detect import FormatInfo
 from .lines import LineKind, is_blank
-from .results import Anchor, Linked, LineResult, LinkIssue, Options
+from .results import Anchor, LineResult, Linked, LinkIssue, Options
 
 
 class PlainAnalyzer:

@@ -12,7 +12,7 @@ import enum
 from typing import Any
 
 
-class Encoding(str, enum.Enum):
+class Encoding(enum.StrEnum):
     UTF8 = "utf-8"
     UTF16 = "utf-16"
     UTF32 = "utf-32"
@@ -69,7 +69,7 @@ def decode_bytes(data: bytes) -> tuple[str, list[tuple[int, int, int]]]:
 class LastSeen:
     """A one-slot cache of the string read last (an id, a turn id, a time). Consecutive lines of a session repeat
     these, so reading the next line's equal copy as this object saves a string a line. A cache only: an equal
-    string replaces an equal string, whichever file was read last."""
+    string replaces an equal string. Each line pass state holds its own (see `Vocabulary`)."""
 
     __slots__ = ("value",)
 
@@ -88,17 +88,26 @@ class LastSeen:
         return value
 
 
-SHARED_LIMIT = 4096
-_shared: dict[str, str] = {}
+VOCABULARY_LIMIT = 4096
 
 
-def shared(value: str) -> str:
+class Vocabulary:
     """One string object per value of a small vocabulary (stop reasons, tool names, the titles made of them): a
-    100,000-line session would otherwise hold tens of thousands of copies of "toolUse". Bounded, so a file full of
-    distinct values fills the table once and is then left alone."""
-    found = _shared.get(value)
-    if found is not None:
-        return found
-    if len(_shared) < SHARED_LIMIT and len(value) <= 64:
-        _shared[value] = value
-    return value
+    100,000-line session would otherwise hold tens of thousands of copies of "toolUse". One table per document (its
+    line pass state owns it), so analysis threads never share one and it goes when the document goes. Bounded, so
+    a file full of distinct values fills it once and is then left alone."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self) -> None:
+        self._table: dict[str, str] = {}
+
+    def shared(self, value: str) -> str:
+        """`value`, or the equal string this vocabulary already holds."""
+        table = self._table
+        found = table.get(value)
+        if found is not None:
+            return found
+        if len(table) < VOCABULARY_LIMIT and len(value) <= 64:
+            table[value] = value
+        return value

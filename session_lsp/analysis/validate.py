@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 from typing import Any, NamedTuple
 
 import msgspec
@@ -37,7 +37,7 @@ class SchemaIssue(NamedTuple):
     """The Struct class whose field is at fault (lets a format map block problems to their own code)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _info(tp: Any) -> mi.Type:
     return mi.type_info(tp)
 

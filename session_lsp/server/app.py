@@ -22,7 +22,11 @@ from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import (
-    JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError, JsonRpcServerNotInitialized,
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcParseError,
+    JsonRpcServerNotInitialized,
 )
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
@@ -33,12 +37,11 @@ from pygls.protocol.language_server import lsp_method
 from .. import __version__
 from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding
-from . import convert
+from . import convert, wire
 from .diagnostics import Publisher
 from .documents import DocumentStore, OpenDocument, retarget
-from .settings import Settings
 from .memory import settle
-from . import wire
+from .settings import Settings
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
@@ -182,7 +185,7 @@ class SessionServer(LanguageServer):
         self._stop_event = threading.Event()
 
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            self.protocol.set_writer(writer)  # type: ignore[arg-type]
+            self.protocol.set_writer(writer)
             await self._serve(reader)
             self.shutdown()
 

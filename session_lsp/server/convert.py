@@ -86,7 +86,8 @@ def diagnostic(lines: Sequence[str], uri: str, item: Diagnostic, encoding: Encod
     )
 
 
-def diagnostics(lines: Sequence[str], uri: str, items: Sequence[Diagnostic], encoding: Encoding) -> list[types.Diagnostic]:
+def diagnostics(lines: Sequence[str], uri: str, items: Sequence[Diagnostic],
+                encoding: Encoding) -> list[types.Diagnostic]:
     return [diagnostic(lines, uri, item, encoding) for item in items]
 
 

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from wire_client import ServerTimeout, WireClient, checksums, encode, frame
 
+from attack.wire_client import ServerTimeout, WireClient, checksums, encode, frame
 from session_lsp.analysis import Options, analyze, features
 
 BOUND = 30.0
@@ -124,7 +124,7 @@ SHUTDOWN = encode({"jsonrpc": "2.0", "id": 900, "method": "shutdown"})
 UNKNOWN_URI = {"textDocument": {"uri": "file:///nowhere/unknown.jsonl"}, "position": {"line": 0, "character": 0}}
 
 
-def _request(msg_id: Any, method: str = "textDocument/hover", params: Any = UNKNOWN_URI, **extra: Any) -> bytes:
+def _request(msg_id: Any, method: Any = "textDocument/hover", params: Any = UNKNOWN_URI, **extra: Any) -> bytes:
     return encode({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params, **extra})
 
 
@@ -331,20 +331,20 @@ def _span(line: int, character: int) -> dict[str, Any]:
 
 
 REQUESTS: list[tuple[str, Callable[[int, int], dict[str, Any]]]] = [
-    ("textDocument/hover", lambda l, c: {"position": _at(l, c)}),
-    ("textDocument/definition", lambda l, c: {"position": _at(l, c)}),
-    ("textDocument/references", lambda l, c: {"position": _at(l, c), "context": {"includeDeclaration": True}}),
-    ("textDocument/prepareRename", lambda l, c: {"position": _at(l, c)}),
-    ("textDocument/rename", lambda l, c: {"position": _at(l, c), "newName": "fresh-id"}),
-    ("textDocument/completion", lambda l, c: {"position": _at(l, c)}),
-    ("textDocument/selectionRange", lambda l, c: {"positions": [_at(l, c), _at(0, 0)]}),
-    ("textDocument/codeAction", lambda l, c: {"range": _span(l, c), "context": {"diagnostics": []}}),
-    ("textDocument/inlayHint", lambda l, c: {"range": _span(l, c)}),
-    ("textDocument/documentSymbol", lambda l, c: {}),
-    ("textDocument/foldingRange", lambda l, c: {}),
-    ("textDocument/codeLens", lambda l, c: {}),
-    ("sessionLsp/tree", lambda l, c: {}),
-    ("sessionLsp/context", lambda l, c: {"line": l}),
+    ("textDocument/hover", lambda ln, col: {"position": _at(ln, col)}),
+    ("textDocument/definition", lambda ln, col: {"position": _at(ln, col)}),
+    ("textDocument/references", lambda ln, col: {"position": _at(ln, col), "context": {"includeDeclaration": True}}),
+    ("textDocument/prepareRename", lambda ln, col: {"position": _at(ln, col)}),
+    ("textDocument/rename", lambda ln, col: {"position": _at(ln, col), "newName": "fresh-id"}),
+    ("textDocument/completion", lambda ln, col: {"position": _at(ln, col)}),
+    ("textDocument/selectionRange", lambda ln, col: {"positions": [_at(ln, col), _at(0, 0)]}),
+    ("textDocument/codeAction", lambda ln, col: {"range": _span(ln, col), "context": {"diagnostics": []}}),
+    ("textDocument/inlayHint", lambda ln, col: {"range": _span(ln, col)}),
+    ("textDocument/documentSymbol", lambda ln, col: {}),
+    ("textDocument/foldingRange", lambda ln, col: {}),
+    ("textDocument/codeLens", lambda ln, col: {}),
+    ("sessionLsp/tree", lambda ln, col: {}),
+    ("sessionLsp/context", lambda ln, col: {"line": ln}),
 ]
 NO_DOCUMENT: dict[str, Any] = {"textDocument/diagnostic": {"kind": "full", "items": []}}
 """What a request on a URI that is not open returns when it is not null."""
@@ -362,7 +362,7 @@ def _positions(value: Any) -> Iterator[tuple[int, int]]:
             yield from _positions(item)
 
 
-@pytest.mark.parametrize(("method", "make"), [*REQUESTS, ("textDocument/diagnostic", lambda l, c: {})],
+@pytest.mark.parametrize(("method", "make"), [*REQUESTS, ("textDocument/diagnostic", lambda ln, col: {})],
                          ids=[method for method, _ in REQUESTS] + ["textDocument/diagnostic"])
 def test_every_request_on_a_uri_that_is_not_open(server: WireClient, workspace: Workspace, method: str,
                                                  make: Callable[[int, int], dict[str, Any]]) -> None:

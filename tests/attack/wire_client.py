@@ -5,6 +5,7 @@ deadline and a hung server fails the test instead of hanging it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -176,10 +177,8 @@ class WireClient:
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             if stream is not None:
-                try:
+                with contextlib.suppress(BrokenPipeError):
                     stream.close()
-                except BrokenPipeError:
-                    pass
         self._reader.join(5)
         self._stderr.close()
 

@@ -85,7 +85,7 @@ def delete_line(rng: random.Random, lines: Lines) -> Lines:
 
 def duplicate_line(rng: random.Random, lines: Lines) -> Lines:
     index = rng.choice(_body(lines))
-    return lines[: index + 1] + [lines[index]] + lines[index + 1:]
+    return [*lines[:index + 1], lines[index], *lines[index + 1:]]
 
 
 def swap_lines(rng: random.Random, lines: Lines) -> Lines:
@@ -97,12 +97,12 @@ def swap_lines(rng: random.Random, lines: Lines) -> Lines:
 
 def glue_lines(rng: random.Random, lines: Lines) -> Lines:
     index = rng.choice(range(1, len(lines) - 2))
-    return lines[:index] + [lines[index] + lines[index + 1]] + lines[index + 2:]
+    return [*lines[:index], lines[index] + lines[index + 1], *lines[index + 2:]]
 
 
 def torn_last_line(rng: random.Random, lines: Lines) -> Lines:
     last = lines[-2]
-    return lines[:-2] + [last[: rng.randrange(1, len(last))]]
+    return [*lines[:-2], last[:rng.randrange(1, len(last))]]
 
 
 def missing_final_newline(rng: random.Random, lines: Lines) -> Lines:
@@ -140,14 +140,14 @@ def header_removed(rng: random.Random, lines: Lines) -> Lines:
 
 def header_moved(rng: random.Random, lines: Lines) -> Lines:
     index = rng.choice(range(2, len(lines)))
-    return lines[1:index] + [lines[0]] + lines[index:]
+    return [*lines[1:index], lines[0], *lines[index:]]
 
 
 def _version(value: Any) -> Mutation:
     def mutate(rng: random.Random, lines: Lines) -> Lines:
         header = json.loads(lines[0])
         header["version"] = value
-        return [_dump(header)] + lines[1:]
+        return [_dump(header), *lines[1:]]
     return mutate
 
 
@@ -174,11 +174,11 @@ def unknown_enum(rng: random.Random, lines: Lines) -> Lines | None:
                  or (isinstance(e.get("message"), dict) and "stopReason" in e["message"]), change)
 
 
-REQUIRED = {"message": ("message", "timestamp"), "model_change": ("provider", "modelId"),
+REQUIRED: dict[Any, tuple[str, ...]] = {"message": ("message", "timestamp"), "model_change": ("provider", "modelId"),
             "thinking_level_change": ("thinkingLevel",), "compaction": ("summary", "firstKeptEntryId"),
             "branch_summary": ("summary", "fromId"), "custom_message": ("customType", "content"),
             "label": ("targetId",), "session_info": ("name",), "usage": ("usage",), "context_edit": ("replacement",)}
-MESSAGE_REQUIRED = {"user": ("content", "role"), "assistant": ("content", "stopReason"),
+MESSAGE_REQUIRED: dict[Any, tuple[str, ...]] = {"user": ("content", "role"), "assistant": ("content", "stopReason"),
                     "toolResult": ("toolCallId", "content"), "system": ("content",)}
 
 
@@ -190,7 +190,7 @@ def missing_field(rng: random.Random, lines: Lines) -> Lines | None:
             if fields:
                 del message[rng.choice(fields)]
                 return
-        fields = [f for f in REQUIRED.get(entry.get("type"), ()) + ("parentId", "timestamp") if f in entry]
+        fields = [f for f in (*REQUIRED.get(entry.get("type"), ()), "parentId", "timestamp") if f in entry]
         del entry[rng.choice(fields)]
     return _edit(rng, lines, lambda e: True, change)
 
@@ -209,12 +209,12 @@ def _reference(where: Callable[[dict[str, Any]], bool], field: str,
 
 def blank_line(rng: random.Random, lines: Lines) -> Lines:
     index = rng.choice(range(1, len(lines)))
-    return lines[:index] + [rng.choice([b"", b"   ", b"\t"])] + lines[index:]
+    return [*lines[:index], rng.choice([b"", b"   ", b"\t"]), *lines[index:]]
 
 
 def non_object_line(rng: random.Random, lines: Lines) -> Lines:
     index = rng.choice(range(1, len(lines)))
-    return lines[:index] + [rng.choice([b"null", b"42", b'"text"', b"[1,2]", b"true", b"false", b"0"])] + lines[index:]
+    return [*lines[:index], rng.choice([b"null", b"42", b'"text"', b"[1,2]", b"true", b"false", b"0"]), *lines[index:]]
 
 
 def invalid_utf8(rng: random.Random, lines: Lines) -> Lines:
@@ -232,7 +232,7 @@ def crlf(rng: random.Random, lines: Lines) -> Lines:
 
 
 def bom(rng: random.Random, lines: Lines) -> Lines:
-    return [b"\xef\xbb\xbf" + lines[0]] + lines[1:]
+    return [b"\xef\xbb\xbf" + lines[0], *lines[1:]]
 
 
 def v1_entries(rng: random.Random, lines: Lines) -> Lines | None:

@@ -72,7 +72,8 @@ def _timeout_ms(size: int) -> int:
 def run_oracle(release: str, files: Sequence[Path]) -> list[dict[str, Any]]:
     """What the real release does with each file (oracle.mjs, one node process for all of them)."""
     node, package = RUNTIMES[release]
-    listing = [{"path": str(path), "timeoutMs": _timeout_ms(path.stat().st_size)} for path in files]
+    listing: list[dict[str, Any]] = [{"path": str(path), "timeoutMs": _timeout_ms(path.stat().st_size)}
+                                     for path in files]
     bound = sum(item["timeoutMs"] for item in listing) // 1000 + 60
     with tempfile.TemporaryDirectory(prefix="pi-home-") as home:
         done = subprocess.run(["timeout", "-s", "KILL", str(bound), node, str(HERE / "oracle.mjs"),
@@ -94,7 +95,7 @@ class Prediction(msgspec.Struct):
 def predict(data: bytes, name: str, release: str) -> Prediction:
     """session-lsp's core, in-process: diagnostics, active path and model context for the release."""
     text, bad = decode_bytes(data)
-    document = analyze(text, Options(path=name, pi_version=release), [Span(l, s, l, e) for l, s, e in bad])
+    document = analyze(text, Options(path=name, pi_version=release), [Span(line, s, line, e) for line, s, e in bad])
     model = elyra_view(document)
     if model is None:
         return Prediction(document.diagnostics(), 0, [])
@@ -135,7 +136,8 @@ def judge(mutant: Mutant, release: str, real: dict[str, Any], clean: dict[str, A
         check("rewritten", any(_SAYS_REWRITTEN.search(d.message) for d in predicted.diagnostics))
     lines = mutant.data.split(b"\n")
     # pi replaced the file by a bare header: what it held in memory for that run no longer matters
-    destroyed = bool(real.get("rewritten")) and real.get("lines_after", 0) <= 1 < sum(1 for l in lines if l.strip())
+    non_blank = sum(1 for line in lines if line.strip())
+    destroyed = bool(real.get("rewritten")) and real.get("lines_after", 0) <= 1 < non_blank
     kept = None if destroyed else real.get("kept_lines")
     dropped: list[int] = []
     if kept is not None:
@@ -175,8 +177,9 @@ def run(release: str, count: int = mutants.MUTANTS_PER_RELEASE) -> list[Verdict]
             target.write_bytes(mutant.data)
             files.append(target)
         reports = run_oracle(release, [ROOT / m.name for m in corpus] + files)
-    by_seed = {m.name: report for m, report in zip(corpus, reports)}
-    verdicts = [judge(m, release, report, None) for m, report in zip(corpus, reports)]
+    seeds = reports[:len(corpus)]
+    by_seed = {m.name: report for m, report in zip(corpus, seeds, strict=True)}
+    verdicts = [judge(m, release, report, None) for m, report in zip(corpus, seeds, strict=True)]
     verdicts += [judge(m, release, report, by_seed[m.seed])
-                 for m, report in zip(made, reports[len(corpus):])]
+                 for m, report in zip(made, reports[len(corpus):], strict=True)]
     return verdicts

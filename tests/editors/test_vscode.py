@@ -8,6 +8,7 @@ itself. code-server runs in its own process group, killed at the end (it keeps e
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -121,10 +122,8 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
             process.wait(10)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             pass
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         log.close()
 
 
@@ -138,13 +137,15 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     left = BUDGET - (time.monotonic() - float(code_server["started"]))  # type: ignore[arg-type]
     env = {**os.environ, "E2E_URL": str(code_server["url"]), "E2E_FILE": session_file.name,
            "E2E_HOVER": f"{hover[0]},{hover[1]}", "E2E_OUT": str(out),
-           "E2E_SETTINGS": str(code_server["settings"]), "E2E_EXTENSIONS": str(code_server["extensions"]), "E2E_SCREENSHOTS": str(ARTIFACTS),
+           "E2E_SETTINGS": str(code_server["settings"]), "E2E_EXTENSIONS": str(code_server["extensions"]),
+           "E2E_SCREENSHOTS": str(ARTIFACTS),
            "PLAYWRIGHT_CORE": str(PLAYWRIGHT), "CHROMIUM": str(which("chromium"))}
     completed = subprocess.run(["node", str(Path(__file__).parent / "vscode" / "e2e.js")], env=env,
                                capture_output=True, text=True, timeout=max(left, 30))
     shutil.copyfile(Path(str(code_server["log"])), ARTIFACTS / "code-server.log")
     log = Path(str(code_server["log"])).read_text(errors="replace")[-3000:]
-    assert out.exists(), f"e2e.js wrote nothing ({completed.returncode}):\n{completed.stdout}\n{completed.stderr}\n{log}"
+    assert out.exists(), (f"e2e.js wrote nothing ({completed.returncode}):\n"
+                          f"{completed.stdout}\n{completed.stderr}\n{log}")
     data = json.loads(out.read_text())
     shutil.copyfile(out, ARTIFACTS / "vscode-e2e.json")
     assert not data["errors"], f"{data['errors']}\n{json.dumps(data, indent=1)[:4000]}\n{completed.stderr[-2000:]}"

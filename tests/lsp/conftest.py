@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
 from lsp_harness import CLIENTS, DELAY_MS, SERVER, Editor, make_client
+from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lsprotocol import types
 from lsp_harness import Editor
+from lsprotocol import types
 
 from session_lsp.analysis.text import Encoding
 
@@ -108,6 +108,16 @@ def doc(uri: str) -> types.TextDocumentIdentifier:
     return types.TextDocumentIdentifier(uri)
 
 
+def locations(found: types.Location | Sequence[types.Location] | Sequence[types.LocationLink] | None,
+              ) -> list[types.Location]:
+    """A definition answer as the list of Locations this server sends (it never sends a LocationLink)."""
+    out: list[types.Location] = []
+    for item in [] if found is None else [found] if isinstance(found, types.Location) else found:
+        assert isinstance(item, types.Location), item
+        out.append(item)
+    return out
+
+
 def location_tuple(location: types.Location) -> tuple[str, int, int, int, int]:
     r = location.range
     return location.uri, r.start.line, r.start.character, r.end.line, r.end.character
@@ -146,7 +156,7 @@ def apply_edits(lines: Sequence[str], edits: Sequence[types.TextEdit], encoding:
         return offsets[pos.line] + column(lines[pos.line], pos.character, encoding)
 
     spans = sorted(((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits), reverse=True)
-    for (start, end, _), (next_start, _, _) in zip(spans[1:], spans):
+    for (next_start, _, _), (_, end, _) in itertools.pairwise(spans):
         assert end <= next_start, "edits overlap"
     for start, end, new_text in spans:
         whole = whole[:start] + new_text + whole[end:]

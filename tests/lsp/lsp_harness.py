@@ -133,7 +133,7 @@ class Editor:
 
     async def pull_diagnostics(self, uri: str) -> list[types.Diagnostic]:
         report = await self.pull_report(uri)
-        assert report.kind == "full", report
+        assert isinstance(report, types.RelatedFullDocumentDiagnosticReport), report
         return list(report.items)
 
     async def pull_report(self, uri: str) -> types.DocumentDiagnosticReport:

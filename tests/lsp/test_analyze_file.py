@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
-from lsprotocol import types
 from lsp_features import plain
 from lsp_harness import CORPUS, Editor
 from lsp_sessions import elyra_broken, thndrs
+from lsprotocol import types
 
 ANALYZE = "sessionLsp/analyzeFile"
 
@@ -30,7 +31,7 @@ async def test_broken_elyra_file_with_invalid_utf8(editor: Editor, tmp_path: Pat
     result = await _analyze(editor, path)
     assert result["format"] == "Elyra v3"
     assert result["kind"] == "elyra" and result["version"] == 3
-    by_code = {}
+    by_code: dict[str, list[dict[str, Any]]] = {}
     for d in result["diagnostics"]:
         by_code.setdefault(d["code"], []).append(d)
         assert d["source"] == "session-lsp"

@@ -12,11 +12,19 @@ from __future__ import annotations
 import re
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    ELYRA, THNDRS, apply_workspace_edit, doc, fixture_lines, fixture_text, open_session, span, whole_line,
+    ELYRA,
+    THNDRS,
+    apply_workspace_edit,
+    doc,
+    fixture_lines,
+    fixture_text,
+    open_session,
+    span,
+    whole_line,
 )
 from lsp_harness import Editor, codes, shape
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -62,12 +70,12 @@ def problems(diagnostics: list[types.Diagnostic]) -> set[tuple[str, int]]:
 async def test_split_glued_records_into_lines(shared_editor: Editor) -> None:
     editor = shared_editor
     uri, diagnostics = await open_session(editor, fixture_text(BROKEN))
-    action, diagnostic = await fix(editor, uri, diagnostics, "ELY002", 3)
+    action, _diagnostic = await fix(editor, uri, diagnostics, "ELY002", 3)
     assert action.title == "Split into 2 lines" and action.is_preferred
     before, after, found = await apply_and_recheck(editor, uri, action)
     glued = before[3]
     cut = glued.index('}{"type"') + 1
-    assert after == before[:3] + [glued[:cut], glued[cut:]] + before[4:]  # nothing lost, one line more
+    assert after == [*before[:3], glued[:cut], glued[cut:], *before[4:]]  # nothing lost, one line more
     assert "ELY002" not in codes(found)
 
 
@@ -80,7 +88,7 @@ async def test_split_restores_two_records_glued_by_a_crash(shared_editor: Editor
     editor = shared_editor
     lines = fixture_lines(name)
     clean = fixture_text(name)
-    glued = lines[:first] + [lines[first] + lines[first + 1]] + lines[first + 2:]
+    glued = [*lines[:first], lines[first] + lines[first + 1], *lines[first + 2:]]
     uri, diagnostics = await open_session(editor, "\n".join(glued) + "\n", stem)
     action, _ = await fix(editor, uri, diagnostics, code, first)
     assert action.title == "Split into 2 lines"
@@ -98,7 +106,7 @@ async def test_dangling_parent_is_pointed_at_the_entry_above(shared_editor: Edit
     # keeps the later one, whose parent is this entry: naming it would close a loop. So the fix takes line 1.
     assert action.title == "Set parentId to 'dddd0001' (the entry above)" and action.is_preferred
     before, after, found = await apply_and_recheck(editor, uri, action)
-    assert after == before[:4] + [before[4].replace('"parentId":"ffff9999"', '"parentId":"dddd0001"')] + before[5:]
+    assert after == [*before[:4], before[4].replace('"parentId":"ffff9999"', '"parentId":"dddd0001"'), *before[5:]]
     assert "ELY042" not in codes(found)
     assert problems(found) <= problems(diagnostics)  # and no new problem (no ELY045 loop)
 
@@ -113,8 +121,8 @@ async def test_duplicate_id_gets_a_fresh_one(shared_editor: Editor) -> None:
     new = match.group(1)
     before, after, found = await apply_and_recheck(editor, uri, action)
     assert f'"{new}"' not in "\n".join(before)  # fresh
-    assert after == before[:5] + [before[5].replace('"id":"dddd0002"', f'"id":"{new}"'),
-                                  before[6].replace('"parentId":"dddd0002"', f'"parentId":"{new}"')] + before[7:]
+    assert after == [*before[:5], before[5].replace('"id":"dddd0002"', f'"id":"{new}"'),
+                     before[6].replace('"parentId":"dddd0002"', f'"parentId":"{new}"'), *before[7:]]
     assert '"parentId":"dddd0002"' in after[3]  # written before the duplicate: it still names the first
     assert "ELY040" not in codes(found)
     assert problems(found) <= problems(diagnostics)
@@ -126,7 +134,7 @@ async def test_hook_message_role_becomes_custom(shared_editor: Editor) -> None:
     action, _ = await fix(editor, uri, diagnostics, "ELY024", 7)
     assert action.title == 'Rename role "hookMessage" to "custom"'
     before, after, found = await apply_and_recheck(editor, uri, action)
-    assert after == before[:7] + [before[7].replace('"role":"hookMessage"', '"role":"custom"')] + before[8:]
+    assert after == [*before[:7], before[7].replace('"role":"hookMessage"', '"role":"custom"'), *before[8:]]
     assert "ELY024" not in codes(found)
     assert problems(found) <= problems(diagnostics)
 
@@ -141,7 +149,7 @@ async def test_thndrs_seq_is_renumbered_in_line_order(shared_editor: Editor, lin
     assert action.title == "Renumber seq 0..4 in line order (4 records change)"
     before, after, found = await apply_and_recheck(editor, uri, action)
     assert len(after) == len(before)
-    for number, (old, new) in enumerate(zip(before[:5], after[:5])):
+    for number, (old, new) in enumerate(zip(before[:5], after[:5], strict=True)):
         assert new == re.sub(r'"seq":\d+', f'"seq":{number}', old, count=1)
     assert after[5:] == before[5:]
     assert not SEQ_CODES & codes(found)

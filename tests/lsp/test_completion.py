@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from lsprotocol import types
 from lsp_features import ELYRA, THNDRS, doc, fixture_lines, open_session, position, range_tuple, span
 from lsp_harness import Editor
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -53,7 +53,8 @@ def labels(items: list[types.CompletionItem]) -> list[str]:
 TAG_VALUES = [
     # (fixture, where, what is typed, the values offered, in order)
     (ELYRA, 12, '{"type":"|"}', ["message", "thinking_level_change", "model_change", "compaction", "branch_summary",
-                                  "custom", "custom_message", "label", "session_info", "usage", "context_edit"]),  # no second header
+                                  "custom", "custom_message", "label", "session_info", "usage",
+                                  "context_edit"]),  # no second header
     (ELYRA, 12, '{"type":"message","message":{"role":"|"}}',
      ["user", "assistant", "toolResult", "bashExecution", "custom", "system"]),  # not hookMessage in v3, nor summaries
     (ELYRA, 12, '{"type":"message","message":{"role":"user","content":[{"type":"|"}]}}',
@@ -99,7 +100,8 @@ FIELD_NAMES = [
     (ELYRA, '{"type":"label",|}', ["targetId", "timestamp", "id", "parentId", "label"]),
     (ELYRA, '{"type":"label","targetId":"e0000004",|}', ["timestamp", "id", "parentId", "label"]),
     (ELYRA, '{"type":"compaction","id":"abcd0123",|}',
-     ["summary", "tokensBefore", "timestamp", "firstKeptEntryId", "parentId", "details", "fromHook", "systemMessage", "usage"]),
+     ["summary", "tokensBefore", "timestamp", "firstKeptEntryId", "parentId", "details", "fromHook", "systemMessage",
+      "usage"]),
     (THNDRS, '{"type":"usage",|}', ["schema_version", "seq", "time", "input_tokens", "output_tokens"]),
 ]
 
@@ -130,10 +132,10 @@ async def test_field_names_required_first(shared_editor: Editor, name: str, type
 
 REFERENCE_IDS = [
     # (where the line is written, what is typed, the ids offered, nearest first)
-    (12, '{"type":"message","id":"abcd0123","parentId":"|"}', ELYRA_IDS[::-1] + ["null"]),
-    (7, '{"type":"message","id":"abcd0123","parentId":"|"}', ELYRA_IDS[5::-1] + ["null"]),
+    (12, '{"type":"message","id":"abcd0123","parentId":"|"}', [*ELYRA_IDS[::-1], "null"]),
+    (7, '{"type":"message","id":"abcd0123","parentId":"|"}', [*ELYRA_IDS[5::-1], "null"]),
     (12, '{"type":"label","targetId":"|"}', ELYRA_IDS[::-1]),
-    (12, '{"type":"branch_summary","fromId":"|"}', ELYRA_IDS[::-1] + ["root"]),
+    (12, '{"type":"branch_summary","fromId":"|"}', [*ELYRA_IDS[::-1], "root"]),
     (12, '{"type":"compaction","firstKeptEntryId":"|"}', ELYRA_IDS[::-1]),
 ]
 
@@ -142,7 +144,7 @@ REFERENCE_IDS = [
 async def test_reference_fields_offer_the_ids_above(shared_editor: Editor, index: int, typed: str,
                                                     expected: list[str]) -> None:
     editor = shared_editor
-    uri, line, col, items = await complete_at(editor, ELYRA, index, typed)
+    _uri, _line, _col, items = await complete_at(editor, ELYRA, index, typed)
     assert labels(items) == expected
     first = items[0]
     assert first.kind == types.CompletionItemKind.Reference
@@ -201,13 +203,14 @@ def now_between(before: datetime, stamp: datetime, after: datetime, resolution: 
 @pytest.mark.parametrize(("index", "parent"), [(12, "e000000b"), (7, "e0000006"), (2, "e0000001")])
 async def test_new_entry_snippet_on_an_empty_line(shared_editor: Editor, index: int, parent: str) -> None:
     editor = shared_editor
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     uri, line, _, items = await complete_at(editor, ELYRA, index, "|", "session")  # an empty line at `index`
-    after = datetime.now(timezone.utc)
+    after = datetime.now(UTC)
     assert labels(items) == [
         "user message entry", "assistant message entry", "toolResult message entry", "bashExecution message entry",
-        "custom message entry", "system message entry", "thinking_level_change entry", "model_change entry", "compaction entry",
-        "branch_summary entry", "custom entry", "custom_message entry", "label entry", "session_info entry", "usage entry", "context_edit entry"]
+        "custom message entry", "system message entry", "thinking_level_change entry", "model_change entry",
+        "compaction entry", "branch_summary entry", "custom entry", "custom_message entry", "label entry",
+        "session_info entry", "usage entry", "context_edit entry"]
     user = items[0]
     assert user.kind == types.CompletionItemKind.Snippet
     assert user.insert_text_format == types.InsertTextFormat.Snippet
@@ -217,9 +220,9 @@ async def test_new_entry_snippet_on_an_empty_line(shared_editor: Editor, index: 
     assert match is not None, user.text_edit.new_text
     assert match["id"] not in ELYRA_IDS  # fresh
     assert match["parent"] == parent  # the entry above
-    stamp = datetime.strptime(match["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    stamp = datetime.strptime(match["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
     now_between(before, stamp, after, timedelta(milliseconds=1))
-    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
     assert int(match["millis"]) == (stamp - epoch) // timedelta(milliseconds=1)  # the same millisecond
     # Every kind of entry gets the same envelope.
     for item in items:
@@ -238,15 +241,15 @@ async def test_tool_result_snippet_answers_the_open_call(shared_editor: Editor) 
 
 async def test_new_record_snippet_continues_seq_and_turn(shared_editor: Editor) -> None:
     editor = shared_editor
-    before = datetime.now(timezone.utc)
-    uri, line, _, items = await complete_at(editor, THNDRS, 12, "|")
-    after = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
+    _uri, line, _, items = await complete_at(editor, THNDRS, 12, "|")
+    after = datetime.now(UTC)
     assert labels(items) == [f"{kind} record" for kind in THNDRS_TYPES[1:]]  # not a second session_meta
     texts = {item.label: item.text_edit.new_text for item in items if isinstance(item.text_edit, types.TextEdit)}
     user = re.fullmatch(r'\{"type":"user","schema_version":1,"seq":12,"time":"(?P<time>[^"]+)",'
                         r'"turn_id":"turn-3","text":"\$1"\}', texts["user record"])
     assert user is not None, texts["user record"]
-    stamp = datetime.strptime(user["time"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    stamp = datetime.strptime(user["time"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
     now_between(before, stamp, after, timedelta(seconds=1))
     assert texts["assistant_finished record"] == ('{"type":"assistant_finished","schema_version":1,"seq":12,'
                                                   f'"time":"{user["time"]}","turn_id":"turn-2","text":"$1"}}')

@@ -6,9 +6,9 @@ import asyncio
 import json
 
 import pytest
-from lsprotocol import types
 from lsp_harness import CORPUS, Editor, codes, problems, shape
 from lsp_sessions import BROKEN, SESSIONS, elyra_entries, elyra_lines
+from lsprotocol import types
 
 from session_lsp.analysis import rule
 
@@ -26,9 +26,9 @@ async def test_open_reports_the_broken_line_with_code_severity_and_range(editor:
     assert len(broken) == 1
     (d,) = broken
     assert d.range.start.line == 2 and d.range.end.line == 2
-    assert int(d.severity) == int(rule(code).severity)
+    assert d.severity == int(rule(code).severity)
     assert d.source == "session-lsp"
-    assert d.data["code"] == code
+    assert d.data is not None and d.data["code"] == code
     assert d.message
     assert shape(found) == editor.expected(uri)
 
@@ -122,11 +122,12 @@ async def test_a_burst_of_edits_never_publishes_an_older_version(editor: Editor)
         assert editor.pushes(ELYRA) == []
         return
     pushes = editor.pushes(ELYRA)
-    versions = [p.version for p in pushes]
-    assert versions == sorted(versions), versions
+    versions = [p.version for p in pushes if p.version is not None]
+    assert len(versions) == len(pushes) and versions == sorted(versions), versions
     assert versions[-1] == editor.versions[ELYRA]
     assert len(pushes) < 12, "edits within the debounce must coalesce"
     for push in pushes[1:]:
+        assert push.version is not None
         editor.texts[ELYRA] = texts[push.version].split("\n")
         assert shape(push.diagnostics) == editor.expected(ELYRA), push.version
 
@@ -196,7 +197,8 @@ async def test_link_edits_in_a_long_file_after_the_server_compressed_it(editor: 
     assert shape(inserted) == editor.expected(ELYRA) and any(d.range.start.line == 300 for d in inserted)
 
 
-@pytest.mark.parametrize("deep", ["[" * 100_000, "[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+@pytest.mark.parametrize("deep", ["[" * 100_000, "[" * 100_000 + "]" * 100_000,
+                                  '{"a":' * 100_000 + "1" + "}" * 100_000])
 async def test_a_line_nested_100000_deep_typed_into_a_document_is_reported_and_the_server_lives(
         editor: Editor, deep: str) -> None:
     await editor.open(ELYRA, SESSIONS["elyra"]())

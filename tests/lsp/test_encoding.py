@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from lsprotocol import types
 from lsp_harness import Editor, problems, shape
 from lsp_sessions import elyra_entries
+from lsprotocol import types
 
 from session_lsp.analysis.text import Encoding
 

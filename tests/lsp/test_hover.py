@@ -10,12 +10,22 @@ Fixtures: `elyra-compacted.jsonl` (lines 0-based: 0 header; 1-4 the trunk, 4 is 
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    ELYRA, THNDRS, doc, find, fixture_lines, fixture_text, inside, markdown, needle_range, open_session, position,
+    ELYRA,
+    THNDRS,
+    doc,
+    find,
+    fixture_lines,
+    fixture_text,
+    inside,
+    markdown,
+    needle_range,
+    open_session,
+    position,
     span,
 )
 from lsp_harness import Editor
+from lsprotocol import types
 
 from session_lsp.analysis.registry import rule
 
@@ -213,7 +223,8 @@ async def test_unknown_role_value_lists_the_known_ones(shared_editor: Editor) ->
     found = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), inside(editor, uri, 1,
                                                                                               '"robot"')))
     assert markdown(found) == ("`role` **`robot`** is not a known role. Known: `user`, `assistant`, `toolResult`, "
-                               "`bashExecution`, `custom`, `hookMessage`, `branchSummary`, `compactionSummary`, `system`.")
+                               "`bashExecution`, `custom`, `hookMessage`, `branchSummary`, `compactionSummary`, "
+                               "`system`.")
 
 
 DANGLING = [

@@ -6,12 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    ELYRA, THNDRS, apply_workspace_edit, doc, find, fixture_lines, fixture_text, inside, location_tuple,
-    needle_range, open_session, range_tuple, span,
+    ELYRA,
+    THNDRS,
+    apply_workspace_edit,
+    doc,
+    find,
+    fixture_lines,
+    fixture_text,
+    inside,
+    location_tuple,
+    locations,
+    needle_range,
+    open_session,
+    range_tuple,
+    span,
 )
 from lsp_harness import Editor, shape
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -212,7 +224,7 @@ async def test_rename_changes_the_id_and_every_reference(shared_editor: Editor, 
                      if f'"{f}":"{new}"' in renamed[number])
         found = await editor.client.text_document_definition_async(types.DefinitionParams(
             doc(uri), value_position(editor, uri, number, field, new)))
-        assert [location_tuple(location) for location in found or []] == [
+        assert [location_tuple(location) for location in locations(found)] == [
             (uri, *range_tuple(needle_range(editor, uri, target, f'"{new}"')))]
 
 

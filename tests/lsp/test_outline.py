@@ -10,14 +10,25 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    ELYRA, THNDRS, doc, find, fixture_lines, fixture_text, inside, open_session, range_tuple, span, whole_line,
+    ELYRA,
+    THNDRS,
+    doc,
+    find,
+    fixture_lines,
+    fixture_text,
+    inside,
+    open_session,
+    range_tuple,
+    span,
+    whole_line,
 )
 from lsp_harness import Editor
+from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -28,7 +39,7 @@ BRANCHES = "⎇ 2 branches · active: branch 2 (line 8)"
 Symbol = tuple[str, str | None, types.SymbolKind, tuple[int, int, int, int], tuple[int, int, int, int], list[Any]]
 
 
-def tree_of(symbols: list[types.DocumentSymbol] | None) -> list[Symbol]:
+def tree_of(symbols: Sequence[types.DocumentSymbol] | None) -> list[Symbol]:
     out = []
     for symbol in symbols or []:
         assert isinstance(symbol, types.DocumentSymbol), symbol

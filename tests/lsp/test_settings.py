@@ -6,9 +6,9 @@ import asyncio
 import time
 from typing import Any
 
-from lsprotocol import types
 from lsp_harness import TIMEOUT, Editor, codes
 from lsp_sessions import elyra_broken
+from lsprotocol import types
 
 URI = "file:///work/sessions/settings.jsonl"
 
@@ -24,7 +24,7 @@ async def _reconfigure(editor: Editor, settings: dict[str, Any]) -> list[types.D
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
         report = await editor.pull_report(URI)
-        if report.kind == "full":
+        if isinstance(report, types.RelatedFullDocumentDiagnosticReport):
             return list(report.items)
         await asyncio.sleep(0.05)
     raise AssertionError("the settings change never reached the diagnostics")
@@ -50,14 +50,14 @@ async def test_severity_override_and_off(editor: Editor) -> None:
     await editor.open(URI, elyra_broken())
     after = await _reconfigure(editor, {"severity": {"ELY001": "hint", "ELY042": "off"}})
     assert "ELY042" not in codes(after)
-    assert {int(d.severity) for d in after if d.code == "ELY001"} == {int(types.DiagnosticSeverity.Hint)}
+    assert {d.severity for d in after if d.code == "ELY001"} == {types.DiagnosticSeverity.Hint}
 
 
 async def test_bad_settings_are_logged_and_the_rest_applies(editor: Editor) -> None:
     await editor.open(URI, elyra_broken())
     after = await _reconfigure(editor, {"ignore": ["ELY042", "NOPE9"], "severity": {"ELY001": "loud"}})
     assert "ELY042" not in codes(after)
-    assert {int(d.severity) for d in after if d.code == "ELY001"} == {int(types.DiagnosticSeverity.Error)}
+    assert {d.severity for d in after if d.code == "ELY001"} == {types.DiagnosticSeverity.Error}
     messages = [m.message for m in editor.client.log_messages]
     assert any("NOPE9" in m for m in messages), messages
     assert any("loud" in m for m in messages), messages
@@ -85,10 +85,10 @@ async def test_pi_version_changes_what_the_messages_state(editor: Editor) -> Non
     """`piVersion` re-analyses open documents: a missing final newline is repaired by pi 1.6 (information) and loses
     records in pi 0.73 (warning); an unknown value is logged and the newest release stays."""
     found = [d for d in await editor.open(URI, NO_NEWLINE) if d.code == "ELY005"]
-    assert [int(d.severity) for d in found] == [int(types.DiagnosticSeverity.Information)]
+    assert [d.severity for d in found] == [types.DiagnosticSeverity.Information]
     assert "pi 1.6 adds the missing newline" in found[0].message
     old = [d for d in await _reconfigure(editor, {"piVersion": "0.73"}) if d.code == "ELY005"]
-    assert [int(d.severity) for d in old] == [int(types.DiagnosticSeverity.Warning)]
+    assert [d.severity for d in old] == [types.DiagnosticSeverity.Warning]
     assert "pi 0.73 appends its next entry" in old[0].message
     back = [d for d in await _reconfigure(editor, {"piVersion": "9.9"}) if d.code == "ELY005"]
-    assert [int(d.severity) for d in back] == [int(types.DiagnosticSeverity.Information)]
+    assert [d.severity for d in back] == [types.DiagnosticSeverity.Information]

@@ -8,12 +8,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from lsprotocol import types
 from lsp_features import (
-    apply_workspace_edit, doc, fixture_lines, location_tuple, markdown, open_session, position, range_tuple, span,
+    apply_workspace_edit,
+    doc,
+    fixture_lines,
+    location_tuple,
+    locations,
+    markdown,
+    open_session,
+    position,
+    range_tuple,
+    span,
     units,
 )
 from lsp_harness import Editor
+from lsprotocol import types
 
 from session_lsp.analysis.text import Encoding
 
@@ -83,18 +92,19 @@ async def test_hover_and_definition_after_emoji(shared_editor: Editor, text: str
     where = position(editor, uri, line, end - 2)
     hover = await editor.client.text_document_hover_async(types.HoverParams(doc(uri), where))
     assert markdown(hover).startswith(f"{head}\n\n**")
-    assert hover is not None and range_tuple(hover.range) == range_tuple(span(editor, uri, line, start, end))
+    assert hover is not None and hover.range is not None
+    assert range_tuple(hover.range) == range_tuple(span(editor, uri, line, start, end))
     found = await editor.client.text_document_definition_async(types.DefinitionParams(doc(uri), where))
     target_start, target_end = value_columns(lines[target], declaration)
     assert units(lines[target], target_start, editor.encoding) != target_start
-    assert [location_tuple(location) for location in found or []] == [
+    assert [location_tuple(location) for location in locations(found)] == [
         (uri, *range_tuple(span(editor, uri, target, target_start, target_end)))]
 
 
 async def test_rename_edits_land_after_emoji(shared_editor: Editor) -> None:
     editor = shared_editor
     uri, _ = await open_session(editor, ELYRA)
-    start, end = value_columns(editor.texts[uri][1], '"id":"f0000001"')
+    _start, end = value_columns(editor.texts[uri][1], '"id":"f0000001"')
     edit = await editor.client.text_document_rename_async(types.RenameParams(
         text_document=doc(uri), position=position(editor, uri, 1, end - 2), new_name="ab12cd34"))
     renamed = apply_workspace_edit(editor, uri, edit)

@@ -346,9 +346,13 @@ def _calls(message: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     content = message.get("content")
     if not isinstance(content, list):
         return ()
-    return tuple((block["id"], block.get("name") if isinstance(block.get("name"), str) else "")
-                 for block in content
-                 if isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("id"), str))
+    calls: list[tuple[str, str]] = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "toolCall":
+            call_id, name = block.get("id"), block.get("name")
+            if isinstance(call_id, str):
+                calls.append((call_id, name if isinstance(name, str) else ""))
+    return tuple(calls)
 
 
 def _system_text(message: dict[str, Any]) -> str:

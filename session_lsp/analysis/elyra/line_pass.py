@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -21,12 +22,12 @@ from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
 from ..lines import MAX_DEPTH, LineKind, decode, too_deep
 from ..results import LineResult
-from ..text import LastSeen, shared
+from ..text import LastSeen, Vocabulary
 from . import schema
-from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .facts import EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
 from .findings import Finding, Mark, to_issues
 from .loose import has, line_view
+from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .schema_issues import finding_for
 from .titles import clip, first_text, tokens, with_text
 
@@ -50,8 +51,18 @@ _is_iso_time = _ISO_TIME.match
 _HEX = "0123456789abcdef"
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
 
-_last_id = LastSeen()
-"""The id of the entry read last: pi writes each entry below the one before, so the next parentId equals it."""
+
+
+class LineState:
+    """What the line pass carries from one line to the next of one document: the id of the entry read last (pi
+    writes each entry below the one before, so the next parentId equals it) and the document's `Vocabulary`. A
+    document's analyzer owns one, so no two documents or threads share it."""
+
+    __slots__ = ("last_id", "shared")
+
+    def __init__(self) -> None:
+        self.last_id = LastSeen()
+        self.shared = Vocabulary().shared
 
 JUNK_FACTS = EntryFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
 """pi keeps a non-object line as an id-less junk entry."""
@@ -63,30 +74,35 @@ Base = tuple[str | None, str | None, bool, str | None, bool, str | None]
 Checked = tuple[EntryFacts, str]
 
 
-def analyze_line(text: str, info: FormatInfo, release: PiRelease = RELEASES[DEFAULT_RELEASE]) -> LineResult:
-    """`release` is the pi whose behaviour the messages state (what it knows, its header scan limit)."""
+def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
+                 release: PiRelease = RELEASES[DEFAULT_RELEASE]) -> LineResult:
+    """`state` is the document's (a line read alone gets a fresh one); `release` is the pi whose behaviour the
+    messages state (what it knows, its header scan limit)."""
+    if state is None:
+        state = LineState()
     if too_deep(text):
-        return _slow(text, info, release)
+        return _slow(text, info, release, state)
     try:
         line = _DECODER.decode(text)
     except msgspec.DecodeError:
-        return _slow(text, info, release)
+        return _slow(text, info, release, state)
     except UnicodeEncodeError:
         # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
-        return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, release)
+        return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release)
     findings: list[Finding] = []
     if line.type == "message":
-        facts, title = _entry(line, info, findings, release)
+        facts, title = _entry(line, info, findings, release, state)
         return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
-    return _object(text, line, info, findings, release)
+    return _object(text, line, info, findings, release, state)
 
 
-def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding], release: PiRelease) -> LineResult:
+def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding], release: PiRelease,
+            state: LineState) -> LineResult:
     facts: EntryFacts | HeaderFacts
     if line.type == "session":
         facts, title = _header(text, line, findings, release)
     else:
-        facts, title = _entry(line, info, findings, release)
+        facts, title = _entry(line, info, findings, release, state)
     return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
 
 
@@ -101,13 +117,13 @@ def _version(info: FormatInfo) -> int:
 
 # -- the slow path --------------------------------------------------------------------------------------------------
 
-def _slow(text: str, info: FormatInfo, release: PiRelease) -> LineResult:
+def _slow(text: str, info: FormatInfo, release: PiRelease, state: LineState) -> LineResult:
     decoded = decode(text)
     kind = decoded.kind
     if kind is LineKind.INVALID and ("\\ud" in text or "\\uD" in text):
         mended = _mend_surrogates(text)
         if mended != text:
-            return analyze_line(mended, info, release)
+            return analyze_line(mended, info, state, release)
     if kind is LineKind.BLANK:
         issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
         return LineResult(kind, None, (issue,))
@@ -147,7 +163,7 @@ def _slow(text: str, info: FormatInfo, release: PiRelease) -> LineResult:
                           "last line it becomes the leaf and pi resumes with an empty context")
         return LineResult(kind, JUNK_FACTS, (issue,), f"not an object ({what})")
     raw: dict[str, Any] = decoded.value
-    return _object(text, line_view(raw), info, _schema_findings(raw, info), release)
+    return _object(text, line_view(raw), info, _schema_findings(raw, info), release, state)
 
 
 _ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)")
@@ -239,7 +255,7 @@ def _header(text: str, header: Any, findings: list[Finding], release: PiRelease)
 
 # -- entries --------------------------------------------------------------------------------------------------------
 
-def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRelease) -> Checked:
+def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRelease, state: LineState) -> Checked:
     kind, entry_id, parent, timestamp = entry.type, entry.id, entry.parent_id, entry.timestamp
     version = info.version
     if version is None or version >= 2:
@@ -257,9 +273,10 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
             findings.append(Finding("ELY035", ("timestamp",), Mark.VALUE,
                                     f"`timestamp` {timestamp!r} is not an ISO-8601 time: pi's tree ordering and "
                                     "\"modified\" dates become NaN"))
-    parent = _last_id.same(parent)
+    last_id = state.last_id
+    parent = last_id.same(parent)
     if type(entry_id) is str:
-        _last_id.value = entry_id
+        last_id.value = entry_id
     base: Base = (
         None if kind is UNSET else kind,
         None if entry_id is UNSET else entry_id,
@@ -269,7 +286,7 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
         time_fact,
     )
     if kind == "message":
-        return _message(entry, info, findings, base, release)
+        return _message(entry, info, findings, base, release, state)
     unknown = release.unknown_entry_types.get(kind)
     if unknown is not None:
         findings.append(Finding("ELY030", ("type",), Mark.VALUE, unknown))
@@ -296,7 +313,7 @@ def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
 
 
 def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-             release: PiRelease) -> Checked:
+             release: PiRelease, state: LineState) -> Checked:
     message = entry.message
     role = UNSET if message is UNSET else message.role
     if role is UNSET:
@@ -305,9 +322,10 @@ def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
     if unknown is not None:
         findings.append(Finding("ELY060", ("message", "role"), Mark.VALUE, unknown))
     if role == "assistant":
-        return _assistant(message, findings, base, release)
+        return _assistant(message, findings, base, release, state.shared)
     if role == "toolResult":
         name, call_id = message.tool_name, message.tool_call_id
+        shared = state.shared
         name = None if name is UNSET else shared(name)
         _images(message.content, findings)
         facts = EntryFacts(*base, role=role, tool_name=name, tool_call_id=None if call_id is UNSET else call_id)
@@ -350,7 +368,8 @@ def _hook_message(info: FormatInfo) -> Finding:
                    Severity.INFORMATION)
 
 
-def _assistant(message: Any, findings: list[Finding], base: Base, release: PiRelease) -> Checked:
+def _assistant(message: Any, findings: list[Finding], base: Base, release: PiRelease,
+               shared: Callable[[str], str]) -> Checked:
     stop = message.stop_reason
     if stop not in _PLAIN_STOPS or message.error_message is not UNSET:
         _stop_findings(stop, message.error_message is not UNSET, findings, release)
@@ -584,7 +603,6 @@ def _context_edit(entry: Any, info: FormatInfo, findings: list[Finding], base: B
 
 
 _CHECKS = {
-    "message": _message,
     "compaction": _compaction,
     "branch_summary": _branch_summary,
     "label": _label,

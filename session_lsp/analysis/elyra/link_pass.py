@@ -8,10 +8,11 @@ ancestor walk, which would make a 100,000-entry chain quadratic).
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from bisect import bisect_left
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -20,11 +21,11 @@ from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..jsonscan import Path
 from ..lines import LineKind
-from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
+from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from .facts import EntryFacts, HeaderFacts, NullFacts
+from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
 from .releases import PiRelease
 from .releases import release as pi_release
-from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
 
 FAILED_STOPS = frozenset({"error", "aborted"})
 _PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
@@ -86,7 +87,8 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     if msgspec.structs.replace(old, **{name: getattr(facts, name) for name in differs}) != facts:
         return None
     if differs <= _TREE_FIELDS:
-        crossing = _crossing_pairs(model, line) if old.parent_id != facts.parent_id else {}
+        crossing: Mapping[int, int | None] | None = (_crossing_pairs(model, line) if old.parent_id != facts.parent_id
+                                                      else {})
         new = model.with_entry(line, facts) if crossing is not None else None
     elif old.tool_call_id is not None and facts.tool_call_id is not None and not facts.tool_calls:
         crossing = _repaired_result(model, line, facts.tool_call_id)
@@ -277,10 +279,10 @@ class _Checker:
             self.add("ELY010", first, (), "the first line pi can parse is JSON null, not a `{\"type\":\"session\"}` "
                      f"header: {self.release.null_line}")
             return
-        where = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
+        problem = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
         if model.header_line is not None:
-            where += f" (the one on line {model.header_line + 1} comes too late)"
-        self.add("ELY010", first, ("type",) if found.type is not None else (), f"{where}: {consequence}")
+            problem += f" (the one on line {model.header_line + 1} comes too late)"
+        self.add("ELY010", first, ("type",) if found.type is not None else (), f"{problem}: {consequence}")
 
     def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> bool:
         """ELY020; whether it fired."""
@@ -385,7 +387,7 @@ class _Checker:
         index = bisect_left(entries, line) - 1
         while index >= 0:
             above = entries[index]
-            entry_id = facts[above].id
+            entry_id: str | None = facts[above].id
             if entry_id is not None and by_id.get(entry_id) == above and not model.is_ancestor(line, above):
                 return entry_id
             index -= 1
@@ -607,7 +609,7 @@ class _Checker:
                         self._name_mismatch(line, name, call.name, packed)
                     break
 
-    def repair(self, old: ElyraModel, moved: dict[int, int | None]) -> None:
+    def repair(self, old: ElyraModel, moved: Mapping[int, int | None]) -> None:
         """After a relink: pair again the results in `moved` (line -> the packed call with their id, None when no
         call has it), whose path to that call changed, and keep every other pairing issue. With every call id and
         every result id used once, a result answers its call when the call is above it, comes before it (ELY075)
@@ -704,13 +706,12 @@ class _Checker:
             call = next(call for call in found.tool_calls if call.index == block)
             named = f" ({call.name})" if call.name else ""
             path: Path = ("message", "content", block, "id")
-            if found.stop_reason == "toolUse":
-                if goes_on(line):
-                    self.add("ELY072", line, path, severity=Severity.WARNING,
-                             message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes "
-                                      "on after it: pi inserts a synthetic \"No result provided\" error result, so "
-                                      "the model is told the tool returned nothing"))
-                    continue
+            if found.stop_reason == "toolUse" and goes_on(line):
+                self.add("ELY072", line, path, severity=Severity.WARNING,
+                         message=(f"tool call {call.id!r}{named} was never answered, yet the conversation goes "
+                                  "on after it: pi inserts a synthetic \"No result provided\" error result, so "
+                                  "the model is told the tool returned nothing"))
+                continue
             self.add("ELY072", line, path,
                      f"tool call {call.id!r}{named} has no result on this path: pi inserts a synthetic \"No result "
                      "provided\" error result before the next request (common after an abort)")
@@ -759,7 +760,7 @@ class _Checker:
             compactions.sort(key=pre.__getitem__)
         for line in compactions:
             self._cut_calls(line)
-        for line, later in zip(compactions, compactions[1:]):
+        for line, later in itertools.pairwise(compactions):
             if pre[later] < end[line]:
                 self.add("ELY056", line, ("type",),
                          f"a later compaction below it (line {later + 1}) replaces it on that path: pi uses only the "
@@ -769,7 +770,7 @@ class _Checker:
     def _cut_calls(self, line: int) -> None:
         """ELY076: the entries the compaction keeps hold a tool result whose call is above its first kept entry, so
         pi sends that result, right after the summary, without the call."""
-        model, facts = self.model, self.facts
+        model = self.model
         kept = model.first_kept(line)
         if kept is None or kept == line or not model.is_ancestor(kept, line):
             return
@@ -814,8 +815,8 @@ class _Checker:
         notes = [f"{len(path)} entries on its path to the root"]
         if model.in_cycle(leaf):
             notes.append("the path loops, so pi hangs building the context")
-        elif model.root_of(leaf) in model.dangling:
-            notes.append(f"the walk stops at line {model.root_of(leaf) + 1}, whose parent is missing")
+        elif (root := model.root_of(leaf)) is not None and root in model.dangling:
+            notes.append(f"the walk stops at line {root + 1}, whose parent is missing")
         branches = len(model.branch_points)
         if branches:
             notes.append(f"{branches} branch point{'s' if branches > 1 else ''} in the file; other branches are "

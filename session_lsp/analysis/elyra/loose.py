@@ -9,7 +9,7 @@ type error), nested objects come back as `Loose` views of the struct their tag s
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -22,7 +22,7 @@ _TAGS = ("type", "role")
 
 
 class Loose:
-    __slots__ = ("_raw", "_fields")
+    __slots__ = ("_fields", "_raw")
 
     def __init__(self, raw: dict[str, Any], cls: type[msgspec.Struct] | None) -> None:
         self._raw = raw
@@ -54,7 +54,7 @@ NOTHING = Loose({}, None)
 """What a list item that is not an object reads as: every attribute UNSET."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(cls: type[msgspec.Struct]) -> dict[str, tuple[str, mi.Type]]:
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)

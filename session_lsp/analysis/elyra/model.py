@@ -14,6 +14,7 @@ the file.
 
 from __future__ import annotations
 
+import itertools
 import weakref
 from array import array
 from bisect import bisect_right, insort
@@ -44,7 +45,7 @@ class ActivePath(Sequence[int]):
     the lines themselves are listed only when asked for."""
 
     def __init__(self, model: ElyraModel, leaf: int | None) -> None:
-        self._model = weakref.proxy(model)
+        self._model: ElyraModel = weakref.proxy(model)
         """Weak, since the model holds its path: a cycle would keep every replaced model (tens of MB on a large file)
         alive until the garbage collector's rare full pass."""
         self._leaf = leaf
@@ -123,7 +124,6 @@ class ElyraModel:
         """Entries whose timestamp is earlier than their parent's (both in pi's form)."""
         parent = array("i", [NONE]) * size
         headers, entries, others, tool_lines = self._scan(parent)
-        by_id = self.by_id
         self.header_line: int | None = headers[0] if headers else None
         """The first `type:"session"` line (pi's header); None when the file has none."""
         self.headers: list[int] = headers
@@ -167,6 +167,9 @@ class ElyraModel:
         line, `{}`), whose undefined id makes pi's path and context empty."""
         self.active_path = ActivePath(self, self.resumed)
         """Root to leaf: what pi's context walk follows on resume."""
+        self.views: dict[str, object] = {}
+        """What the features derive from this model and keep while it lives (the outline's tree layout), built on
+        first request. A copy starts without them: it may differ."""
         self.labels: dict[str, tuple[str, int]] = {}
         """target id -> (label, label line), resolved in file order; an empty or absent label clears."""
         self.session_name: str | None = None
@@ -379,7 +382,7 @@ class ElyraModel:
                 end[up] = end[line]
         return order, pre, end, depth
 
-    def _find_cycles(self, entries: array[int]) -> list[tuple[int, ...]]:
+    def _find_cycles(self, entries: Sequence[int]) -> list[tuple[int, ...]]:
         """Loops among the entries no root reaches (a reachable entry's ancestors end at a root), by colouring."""
         cycles: list[tuple[int, ...]] = [(line,) for line in self.self_parents]
         if len(self.order) == len(entries):
@@ -782,7 +785,7 @@ def _sibling_order(group: list[int], facts: Sequence[Any]) -> list[int]:
 
 def _set_children(up: int, group: list[int], first_child: array[int], next_sibling: array[int]) -> None:
     first_child[up] = group[0] if group else NONE
-    for child, after in zip(group, group[1:]):
+    for child, after in itertools.pairwise(group):
         next_sibling[child] = after
     if group:
         next_sibling[group[-1]] = NONE
@@ -790,8 +793,9 @@ def _set_children(up: int, group: list[int], first_child: array[int], next_sibli
 
 def _copy(model: ElyraModel) -> ElyraModel:
     """A shallow copy: the fields a relink replaces are then replaced, never changed in place. The active path is
-    new, since it refers to its model (weakly: the old one is freed once replaced)."""
+    new, since it refers to its model (weakly: the old one is freed once replaced), and so are the views."""
     new = ElyraModel.__new__(ElyraModel)
     new.__dict__.update(model.__dict__)
     new.active_path = ActivePath(new, model.resumed)
+    new.views = {}
     return new

@@ -16,7 +16,7 @@ a Struct and from a raw dict.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, get_args
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -67,8 +67,8 @@ class ToolCall(_Block, tag="toolCall"):
 
 BLOCK_TYPES: tuple[type[_Block], ...] = (TextContent, ImageContent, ThinkingContent, ToolCall)
 
-UserBlocks = list[Union[TextContent, ImageContent]]
-AssistantBlocks = list[Union[TextContent, ThinkingContent, ToolCall]]
+UserBlocks = list[TextContent | ImageContent]
+AssistantBlocks = list[TextContent | ThinkingContent | ToolCall]
 
 
 class Cost(_Object):
@@ -141,7 +141,7 @@ class BashExecutionMessage(_Message, tag="bashExecution"):
     output: str
     cancelled: bool
     truncated: bool
-    exit_code: int | float | None | UnsetType = UNSET
+    exit_code: int | float | UnsetType | None = UNSET
     """Absent when unknown or killed; `null` is tolerated by the renderer."""
     full_output_path: str | UnsetType = UNSET
     exclude_from_context: bool | UnsetType = UNSET
@@ -201,8 +201,8 @@ class SystemMessage(_Message, tag="system"):
     tools_removed: list[ToolName] | UnsetType = UNSET
 
 
-Message = Union[UserMessage, AssistantMessage, ToolResultMessage, BashExecutionMessage, CustomMessage, HookMessage,
-                BranchSummaryMessage, CompactionSummaryMessage, SystemMessage]
+Message = (UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage | CustomMessage | HookMessage
+           | BranchSummaryMessage | CompactionSummaryMessage | SystemMessage)
 
 MESSAGE_ROLES: frozenset[str] = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage",
                                            "system"})
@@ -237,7 +237,7 @@ class EntryBase(_Line, kw_only=True):
 
     timestamp: str
     id: str | UnsetType = UNSET
-    parent_id: str | None | UnsetType = UNSET
+    parent_id: str | UnsetType | None = UNSET
 
 
 class MessageEntry(EntryBase, tag="message"):
@@ -317,7 +317,7 @@ class UsageEntry(EntryBase, tag="usage"):
 
 
 class ContextReplacement(_Object):
-    content: str | list[Union[TextContent, ImageContent, ThinkingContent, ToolCall]]
+    content: str | list[TextContent | ImageContent | ThinkingContent | ToolCall]
 
 
 class ContextEditEntry(EntryBase, tag="context_edit"):
@@ -328,10 +328,10 @@ class ContextEditEntry(EntryBase, tag="context_edit"):
     replacement: ContextReplacement | None
 
 
-Entry = Union[MessageEntry, ThinkingLevelChangeEntry, ModelChangeEntry, CompactionEntry, BranchSummaryEntry,
-              CustomEntry, CustomMessageEntry, LabelEntry, SessionInfoEntry, UsageEntry, ContextEditEntry]
+Entry = (MessageEntry | ThinkingLevelChangeEntry | ModelChangeEntry | CompactionEntry | BranchSummaryEntry
+         | CustomEntry | CustomMessageEntry | LabelEntry | SessionInfoEntry | UsageEntry | ContextEditEntry)
 
-Line = Union[SessionHeader, Entry]
+Line = SessionHeader | Entry
 """What one object line of an Elyra file can be."""
 
-ENTRY_TYPES: frozenset[str] = frozenset(cls.type for cls in Entry.__args__)  # type: ignore[attr-defined]
+ENTRY_TYPES: frozenset[str] = frozenset(cls.type for cls in get_args(Entry))

@@ -7,7 +7,8 @@ compaction index, the bash exit code.
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from typing import Any, TypeGuard
 
 import msgspec
 
@@ -39,10 +40,10 @@ def dotted(path: Path) -> str:
 
 
 def _in_block(path: Path) -> bool:
-    return any(item == "content" and isinstance(nxt, int) for item, nxt in zip(path, path[1:]))
+    return any(item == "content" and isinstance(nxt, int) for item, nxt in itertools.pairwise(path))
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -62,7 +63,8 @@ def _version_finding(raw: dict[str, Any]) -> Finding:
     number = js_number(value)
     if _is_number(value):
         if float(value).is_integer() and level != 1:
-            then = f"so pi {_V2_MIGRATION}" if level == 2 else f"so pi loads the file exactly as with `version: {level}`"
+            then = (f"so pi {_V2_MIGRATION}" if level == 2
+                    else f"so pi loads the file exactly as with `version: {level}`")
             return Finding("ELY014", ("version",), Mark.VALUE,
                            f"header `version` {shown} is written as a decimal: JavaScript reads it as {int(value)}, "
                            f"{then}", Severity.INFORMATION)

@@ -46,8 +46,18 @@ from .payloads import context, tree
 from .selection import selection_ranges
 from .symbols import document_symbols
 from .types import (
-    CodeAction, CodeLens, CompletionItem, FoldingRange, Hover, InlayHint, Location, PrepareRename, RenameError,
-    SelectionRange, Symbol, TextEdit,
+    CodeAction,
+    CodeLens,
+    CompletionItem,
+    FoldingRange,
+    Hover,
+    InlayHint,
+    Location,
+    PrepareRename,
+    RenameError,
+    SelectionRange,
+    Symbol,
+    TextEdit,
 )
 
 __all__ = [

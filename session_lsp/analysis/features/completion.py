@@ -17,16 +17,15 @@ from msgspec import inspect as mi
 from .. import jsonscan
 from ..detect import Kind
 from ..diagnostics import Span
+from ..document import Document
 from ..elyra.releases import release
 from ..elyra.schema import SUMMARY_ROLES
-from ..document import Document
 from ..lines import is_blank
 from . import schemas, snippets
 from .jsonprefix import Slot, Where, where
 from .types import CompletionItem
 from .values import reference_values, unknown_to_target
 from .views import elyra_view
-
 
 
 def completions(doc: Document, line: int, col: int, now: datetime | str) -> list[CompletionItem]:
@@ -144,7 +143,7 @@ def _values(doc: Document, text: str, line: int, col: int, found: Where,
     return out
 
 
-def _flagged(doc: Document, line: int, container: tuple, key: str | None, value: Any,
+def _flagged(doc: Document, line: int, container: jsonscan.Path, key: str | None, value: Any,
              levels: list[dict[str, Any]]) -> bool:
     """Values the schema allows but the checker flags where the cursor is, so completion does not offer them: a
     second `session` header (ELY013), the in-memory summary roles inside a message (ELY061), `hookMessage` outside

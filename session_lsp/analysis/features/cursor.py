@@ -6,6 +6,8 @@ the cursor is in.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from .. import jsonscan
@@ -59,7 +61,8 @@ def reference_at(doc: Document, cursor: Cursor) -> Reference | None:
     model = doc.linked.model
     if model is None or not hasattr(model, "references_from"):
         return None
-    for reference in model.references_from(cursor.line):
+    references: Sequence[Reference] = model.references_from(cursor.line)
+    for reference in references:
         if tuple(reference.path) == cursor.path:
             return reference
     return None

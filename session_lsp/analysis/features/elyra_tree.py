@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from array import array
 
-import weakref
-
 import msgspec
 
 from ..elyra.model import NONE, ElyraModel
@@ -36,15 +34,13 @@ class Layout(msgspec.Struct):
     """Every run, parents before their branches."""
 
 
-_CACHE: weakref.WeakKeyDictionary[ElyraModel, Layout] = weakref.WeakKeyDictionary()
-"""One layout per model: the model is replaced whenever the link pass runs again, and kept while edits leave the
-links alone, so outline, folding and tree requests between two link passes share one layout."""
-
-
 def layout(model: ElyraModel) -> Layout:
-    found = _CACHE.get(model)
-    if found is None:
-        found = _CACHE[model] = _build(model)
+    """One layout per model, kept in the model's `views`: the model is replaced whenever the link pass runs again,
+    and kept while edits leave the links alone, so outline, folding and tree requests between two link passes share
+    one layout, and it goes with its model."""
+    found = model.views.get("layout")
+    if not isinstance(found, Layout):
+        found = model.views["layout"] = _build(model)
     return found
 
 

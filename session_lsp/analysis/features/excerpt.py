@@ -12,11 +12,11 @@ LIMIT = 160
 def record(text: str) -> dict[str, Any] | None:
     """The line's JSON object (the first record of a glued line), or None."""
     decoded = decode(text)
-    if decoded.kind is LineKind.OBJECT:
-        return decoded.value
     if decoded.kind is LineKind.GLUED:
-        first = decode(text[decoded.parts[0] : decoded.parts[1]])
-        return first.value if first.kind is LineKind.OBJECT else None
+        decoded = decode(text[decoded.parts[0] : decoded.parts[1]])
+    if decoded.kind is LineKind.OBJECT:
+        value: dict[str, Any] = decoded.value
+        return value
     return None
 
 
@@ -37,15 +37,18 @@ def _content(content: Any) -> str | None:
     for block in content:
         if not isinstance(block, dict):
             continue
-        kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str) and block["text"].strip():
-            return block["text"]
+        text = block.get("text")
+        if block.get("type") == "text" and isinstance(text, str) and text.strip():
+            return text
     for block in content:
-        if isinstance(block, dict) and block.get("type") == "toolCall":
+        if not isinstance(block, dict):
+            continue
+        kind, thinking = block.get("type"), block.get("thinking")
+        if kind == "toolCall":
             return f"tool call {block.get('name')}"
-        if isinstance(block, dict) and block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
-            return block["thinking"]
-        if isinstance(block, dict) and block.get("type") == "image":
+        if kind == "thinking" and isinstance(thinking, str):
+            return thinking
+        if kind == "image":
             return f"[image {block.get('mimeType')}]"
     return None
 
@@ -57,21 +60,24 @@ def entry_text(obj: dict[str, Any]) -> str | None:
     """What the entry says, for Elyra entries and thndrs records alike."""
     message = obj.get("message")
     if isinstance(message, dict):
-        if message.get("role") == "bashExecution" and isinstance(message.get("command"), str):
-            return "$ " + message["command"]
+        command = message.get("command")
+        if message.get("role") == "bashExecution" and isinstance(command, str):
+            return "$ " + command
         return _content(message.get("content"))
     if "content" in obj:
         found = _content(obj.get("content"))
         if found is not None:
             return found
     audit = obj.get("audit")
-    if isinstance(audit, dict) and isinstance(audit.get("summary"), str):
-        return audit["summary"]
+    summary = audit.get("summary") if isinstance(audit, dict) else None
+    if isinstance(summary, str):
+        return summary
     for key in _TEXT_KEYS:
         value = obj.get(key)
         if isinstance(value, str) and value.strip():
             return value
     output = obj.get("output")
-    if isinstance(output, list) and output and isinstance(output[0], str):
-        return output[0]
+    first = output[0] if isinstance(output, list) and output else None
+    if isinstance(first, str):
+        return first
     return None

@@ -25,7 +25,7 @@ FILE_FIELDS = ("parentSession", "branchedFrom", "fullOutputPath")
 """Elyra fields that hold a path to another file."""
 
 
-def _value_span(doc: Document, line: int, path: tuple) -> Span:
+def _value_span(doc: Document, line: int, path: jsonscan.Path) -> Span:
     found = jsonscan.value_span(doc.lines[line], path)
     return Span(line, found[0], line, found[1]) if found is not None else line_span(doc.lines, line)
 
@@ -122,10 +122,10 @@ def _tool_call_at(doc: Document, cursor: Cursor) -> tuple[int, int, str] | None:
         call = model.tool_call(cursor.line) if reference.field == "toolCallId" else None
         return (*call, reference.value) if call is not None else None
     path, facts = cursor.path, doc.results[cursor.line].facts
-    if (len(path) == 4 and path[:2] == ("message", "content") and path[3] == "id" and cursor.value
-            and isinstance(facts, EntryFacts)
-            and any(call.index == path[2] and call.id == cursor.value for call in facts.tool_calls)):
-        return cursor.line, path[2], cursor.value
+    block = path[2] if len(path) == 4 and path[:2] == ("message", "content") and path[3] == "id" else None
+    if (isinstance(block, int) and cursor.value and isinstance(facts, EntryFacts)
+            and any(call.index == block and call.id == cursor.value for call in facts.tool_calls)):
+        return cursor.line, block, cursor.value
     return None
 
 

@@ -9,8 +9,8 @@ from ..document import Document
 from ..elyra.context import build_context
 from ..elyra.facts import EntryFacts
 from ..elyra.model import NONE
-from . import excerpt, turns
 from ..thndrs.model import ThndrsModel, Turn
+from . import excerpt, turns
 from .values import HORIZON
 from .views import elyra_view, thndrs_model
 
@@ -26,7 +26,7 @@ def tree(doc: Document) -> dict[str, Any]:
     out = _base(doc)
     model = elyra_view(doc)
     if model is not None:
-        nodes = []
+        nodes: list[dict[str, Any]] = []
         active = set(model.active_path)
         labels = {model.by_id[target]: label for target, (label, _) in model.labels.items() if target in model.by_id}
         results, facts_of, parent_of = doc.results, model.line_facts, model.parent_of
@@ -107,12 +107,12 @@ def context(doc: Document, line: int) -> dict[str, Any]:
     if turn is None:
         out.update(turn_id=None, messages=[])
         return out
-    messages = []
+    texts: list[dict[str, Any]] = []
     for number in turn.lines:
         role = _THNDRS_ROLES.get(doc.results[number].facts.type)
         obj = excerpt.record(doc.lines[number]) if role is not None else None
         text = excerpt.entry_text(obj) if obj is not None else None
         if role is not None and text is not None:
-            messages.append({"role": role, "text": text, "line": number})
-    out.update(turn_id=turn.turn_id, messages=messages)
+            texts.append({"role": role, "text": text, "line": number})
+    out.update(turn_id=turn.turn_id, messages=texts)
     return out

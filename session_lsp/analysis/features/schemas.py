@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -24,7 +24,7 @@ _ROOTS: dict[Kind, tuple[str, str]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def root_type(kind: Kind) -> mi.Type | None:
     """The inspected union of every line shape of the format (None for files that are not sessions)."""
     where = _ROOTS.get(kind)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -111,11 +111,11 @@ def _utc(now: datetime | str) -> datetime:
         try:
             now = datetime.fromisoformat(now.replace("Z", "+00:00"))
         except ValueError:
-            now = datetime(1970, 1, 1, tzinfo=timezone.utc)
-    return now.replace(tzinfo=timezone.utc) if now.tzinfo is None else now.astimezone(timezone.utc)
+            now = datetime(1970, 1, 1, tzinfo=UTC)
+    return now.replace(tzinfo=UTC) if now.tzinfo is None else now.astimezone(UTC)
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _millis(now: datetime) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import msgspec
 
 from ..anchors import line_span
-from ..detect import Kind
 from ..diagnostics import Span
 from ..document import Document
 from ..elyra.model import ElyraModel

@@ -12,6 +12,7 @@ from ..detect import Kind
 from ..document import Document
 from ..elyra.facts import EntryFacts
 from ..elyra.releases import release
+from ..jsonscan import Path
 from ..thndrs.facts import RecordFacts
 from .views import elyra_view
 
@@ -169,7 +170,7 @@ def reference_values(doc: Document, line: int, key: str, levels: list[dict[str, 
     return []
 
 
-def unknown_to_target(doc: Document, container: tuple, key: str | None, value: str) -> str:
+def unknown_to_target(doc: Document, container: Path, key: str | int | None, value: object) -> str:
     """A note for an entry type or message role the targeted pi does not know (pi 0.73 and `usage`): offered,
     since the file may be for a newer pi, but marked."""
     if doc.format.kind is not Kind.ELYRA:

@@ -25,5 +25,7 @@ def child_count(model: ElyraModel, line: int) -> int:
 def entry_label(model: ElyraModel, line: int) -> str | None:
     """The label pi shows on this entry (the latest label entry naming its id), if any."""
     entry_id = model.entry_id(line)
-    found = model.labels.get(entry_id) if entry_id is not None else None
+    if entry_id is None:
+        return None
+    found = model.labels.get(entry_id)
     return found[0] if found is not None and model.by_id.get(entry_id) == line else None

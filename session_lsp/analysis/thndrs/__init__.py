@@ -3,7 +3,8 @@ one call_id), which `document.analyzer_for` binds to a file."""
 
 from __future__ import annotations
 
+from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link, relink
 
-__all__ = ["analyze_line", "link", "relink"]
+__all__ = ["LineState", "analyze_line", "link", "relink"]

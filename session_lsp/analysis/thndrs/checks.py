@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -77,7 +77,7 @@ def _unwrap(t: mi.Type) -> tuple[mi.Type, bool]:
             return t, u64
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(cls: type) -> tuple[tuple[str, int, Any], ...]:
     """Which fields of a Struct hold u64 values, directly or nested; empty when none do."""
     info = mi.type_info(cls)
@@ -103,7 +103,7 @@ def has_u64_beyond_seq(cls: type) -> bool:
 Collector = Callable[[Any, Path, list[tuple[Path, int]]], None]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _collector(cls: type) -> Collector:
     """Appends every u64 above 2^53 of a `cls` instance (path, value) to a list, in field order (the order of a
     canonical line). Specialised to the class: one C call reads every field that can hold one, so the common case
@@ -116,7 +116,7 @@ def _collector(cls: type) -> Collector:
     def collect(obj: Any, path: Path, found: list[tuple[Path, int]]) -> None:
         if read is None:
             return
-        for (name, kind, inner), value in zip(steps, read(obj)):
+        for (name, kind, inner), value in zip(steps, read(obj), strict=True):
             if value is None:
                 continue
             if kind == _INT:

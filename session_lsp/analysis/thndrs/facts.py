@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from ..forwarding import Forwarded
-from ..text import LastSeen, shared
+from ..text import LastSeen, Vocabulary
 from . import schema as s
 from .checks import TIME
 
@@ -91,29 +91,39 @@ _TURN_ONLY = frozenset({
 })
 
 
-_turn, _time_read = LastSeen(), LastSeen()
-"""The turn_id and the time of the record read last: a turn's records follow each other, often in the same second."""
+class LineState:
+    """What the line pass carries from one record to the next of one document: the turn_id and the time read last
+    (a turn's records follow each other, often in the same second) and the document's `Vocabulary`. A document's
+    analyzer owns one, so no two documents or threads share it."""
+
+    __slots__ = ("shared", "time", "turn")
+
+    def __init__(self) -> None:
+        self.turn = LastSeen()
+        self.time = LastSeen()
+        self.shared = Vocabulary().shared
 
 
-def of_record(record: Any, time_ok: bool) -> RecordFacts:
+def of_record(record: Any, time_ok: bool, state: LineState) -> RecordFacts:
     """Facts of a record thndrs reads, decoded into its Struct: every field already has its schema type."""
     cls = type(record)
     tag = TAG_OF[cls]
-    seq, version, time = record.seq, record.schema_version, _time_read.again(record.time) if time_ok else None
+    turn, shared = state.turn, state.shared
+    seq, version, time = record.seq, record.schema_version, state.time.again(record.time) if time_ok else None
     if cls in _TURN_ONLY:
-        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id))
+        return RecordFacts(tag, True, seq, time, version, turn.again(record.turn_id))
     if cls is s.ToolStarted:
-        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), shared(record.call_id))
+        return RecordFacts(tag, True, seq, time, version, turn.again(record.turn_id), shared(record.call_id))
     if cls is s.ToolFinished:
-        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), shared(record.call_id),
+        return RecordFacts(tag, True, seq, time, version, turn.again(record.turn_id), shared(record.call_id),
                            record.status)
     if cls is s.FileWrite:
-        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), status=record.status)
+        return RecordFacts(tag, True, seq, time, version, turn.again(record.turn_id), status=record.status)
     if cls is s.ShellExec:
-        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id), special=RecordSpecial(
+        return RecordFacts(tag, True, seq, time, version, turn.again(record.turn_id), special=RecordSpecial(
             process_id=record.process_id, process_status=record.process_status))
     if cls is s.AcpPermissionRequest or cls is s.AcpPermissionOutcome:
-        return RecordFacts(tag, True, seq, time, version, _turn.again(record.turn_id),
+        return RecordFacts(tag, True, seq, time, version, turn.again(record.turn_id),
                            special=RecordSpecial(tool_call_id=record.tool_call_id))
     if cls is s.Compaction:
         audit = record.audit

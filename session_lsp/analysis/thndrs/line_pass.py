@@ -28,11 +28,10 @@ from ..jsonscan import Path
 from ..lines import LineKind, decode, too_deep
 from ..results import LineResult
 from ..validate import IssueKind, SchemaIssue
-from . import duplicates
+from . import duplicates, titles
 from . import schema as s
 from .checks import BY_TYPE, JS_SAFE, TIME, U64_MAX, envelope, has_u64_beyond_seq, large_integers
-from .facts import TAG_OF, of_object, of_record
-from . import titles
+from .facts import TAG_OF, LineState, of_object, of_record
 
 _DECODER = msgspec.json.Decoder(s.Record)
 _ENCODER = msgspec.json.Encoder()
@@ -107,22 +106,25 @@ class _Locator:
         return self.span(path)
 
 
-def analyze_line(text: str, info: FormatInfo) -> LineResult:
+def analyze_line(text: str, info: FormatInfo, state: LineState | None = None) -> LineResult:
+    """`state` is the document's (a line read alone gets a fresh one)."""
+    if state is None:
+        state = LineState()
     if too_deep(text):
-        return _slow(text)
+        return _slow(text, state)
     try:
         record = _DECODER.decode(text)
     except msgspec.DecodeError:
-        return _slow(text)
+        return _slow(text, state)
     raw = text.encode()
     encoded = _ENCODER.encode(record)
     canonical = encoded == raw or encoded == raw.strip()
     if not canonical and duplicates.has_duplicates(text):
-        return _slow(text)
-    return _read(text, record, canonical)
+        return _slow(text, state)
+    return _read(text, record, canonical, state)
 
 
-def _read(text: str, record: Any, canonical: bool, locator: _Locator | None = None,
+def _read(text: str, record: Any, canonical: bool, state: LineState, locator: _Locator | None = None,
           issues: tuple[LineIssue, ...] = ()) -> LineResult:
     """A record thndrs 0.1.0 reads (decoded without error, unknown keys aside). `canonical`: the line is exactly
     the record's encoding."""
@@ -130,7 +132,7 @@ def _read(text: str, record: Any, canonical: bool, locator: _Locator | None = No
     big = large_integers(record) if record.seq > JS_SAFE or cls in _WITH_U64 else _NONE
     for _, value in big:
         if value > U64_MAX:
-            return _slow(text)
+            return _slow(text, state)
     time_ok = TIME.fullmatch(record.time) is not None
     findings = envelope(record, time_ok) if record.schema_version != 1 or not time_ok else _NONE
     by_type = BY_TYPE.get(cls)
@@ -149,7 +151,8 @@ def _read(text: str, record: Any, canonical: bool, locator: _Locator | None = No
             start, end = locator.number(path, value)
             found.append(LineIssue("THN062", start, end, _large_message(path, value)))
         issues = tuple(found)
-    return LineResult(LineKind.OBJECT, of_record(record, time_ok), issues, titles.of_record(TAG_OF[cls], record))
+    return LineResult(LineKind.OBJECT, of_record(record, time_ok, state), issues,
+                      titles.of_record(TAG_OF[cls], record, state.shared))
 
 
 _NONE: list[Any] = []
@@ -166,7 +169,7 @@ def _large_message(path: Path, value: int) -> str:
 # Slow path
 
 
-def _slow(text: str) -> LineResult:
+def _slow(text: str, state: LineState) -> LineResult:
     decoded = decode(text)
     kind = decoded.kind
     if kind is LineKind.BLANK:
@@ -195,10 +198,10 @@ def _slow(text: str) -> LineResult:
         got = validate.json_type(decoded.value)
         message = f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line"
         return LineResult(kind, None, (LineIssue("THN003", start, end, message),), f"JSON {got}")
-    return _object(text, decoded.value)
+    return _object(text, decoded.value, state)
 
 
-def _object(text: str, obj: dict[str, Any]) -> LineResult:
+def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
     locator = _Locator(text, False)
     issues = [LineIssue("THN010", start, end, message)
               for start, end, message in duplicates.findings(locator.root)]
@@ -239,10 +242,10 @@ def _object(text: str, obj: dict[str, Any]) -> LineResult:
             start, end = locator.whole()
             issues.append(LineIssue("THN008", start, end, f"{error}: {DROPPED}"))
         else:
-            return _read(text, record, False, locator, hints)
+            return _read(text, record, False, state, locator, hints)
     issues.extend(_schema_issue(issue, obj, tag, locator) for issue in errors)
     issues.extend(hints)
-    return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), titles.of_object(tag, obj))
+    return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), titles.of_object(tag, obj, state.shared))
 
 
 def _remove(obj: Any, path: Path) -> None:

@@ -26,7 +26,7 @@ import msgspec
 from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..lines import LineKind
-from ..results import Anchor, Linked, LineResult, LinkIssue, Options, RelatedAnchor
+from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from .facts import RecordFacts
 from .model import ThndrsModel
 
@@ -354,7 +354,7 @@ def _processes(model: ThndrsModel, issues: list[LinkIssue]) -> None:
                 f"background process {process.process_id} is reported running again before it ended: the writer "
                 "writes one running record per process", related=_related(process.running, "the first running record",
                                                                           ("process_id",))))
-        if process.running is not None and process.terminal is None:
+        if process.terminal is None:
             issues.append(LinkIssue(
                 "THN054", Anchor(process.running, ("process_id",)),
                 f"background process {process.process_id} has no later record: its outcome is unknown"))

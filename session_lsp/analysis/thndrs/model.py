@@ -51,7 +51,7 @@ class PermissionPair(msgspec.Struct, gc=False):
 
 class BackgroundProcess(msgspec.Struct, gc=False):
     process_id: int
-    running: int | None
+    running: int
     terminal: int | None = None
     repeated_running: int | None = None
     """A second `running` record for the process while it was still running."""
@@ -158,8 +158,9 @@ class ThndrsModel:
             found: dict[int, int] = {}
             if wanted:
                 for line, facts in enumerate(self.facts):
-                    if facts is not None and facts.seq in wanted and facts.seq not in found:
-                        found[facts.seq] = line
+                    seq = facts.seq if facts is not None else None
+                    if seq is not None and seq in wanted and seq not in found:
+                        found[seq] = line
             self._covered_lines = found
         return self._covered_lines
 
@@ -226,7 +227,7 @@ class ThndrsModel:
             running[pid] = process
         elif current is not None:
             current.terminal = line
-            self._terminal_running[line] = current.running  # type: ignore[assignment]
+            self._terminal_running[line] = current.running
             del running[pid]
         else:
             self.orphan_terminals.append(line)
@@ -275,9 +276,9 @@ class ThndrsModel:
             title = self.facts[line].title  # type: ignore[union-attr]
             if title is not None:
                 return title
-        line = self.meta_line
-        if line is not None and self.facts[line].title is not None:  # type: ignore[union-attr]
-            return self.facts[line].title  # type: ignore[union-attr]
+        meta = self.meta_line
+        if meta is not None and self.facts[meta].title is not None:  # type: ignore[union-attr]
+            return self.facts[meta].title  # type: ignore[union-attr]
         return self.stem
 
     def user_of(self, turn_id: str) -> int | None:
@@ -319,7 +320,7 @@ class ThndrsModel:
             out.append(Reference(line, ("recovery_handle",), "recovery_handle", facts.recovery_handle,
                                  target if target is not None and target < line else None))
         elif tag == "compaction" and facts.covered is not None:
-            for name, seq in zip(("covered_start_seq", "covered_end_seq"), facts.covered):
+            for name, seq in zip(("covered_start_seq", "covered_end_seq"), facts.covered, strict=True):
                 out.append(Reference(line, ("audit", name), name, str(seq), self.covered_lines.get(seq)))
         elif tag == "acp_session" and facts.session_id is not None:
             target = self.meta_line if facts.session_id == self.session_id else None

@@ -26,7 +26,7 @@ the 2^64-1 bound from it and the line pass checks it on the fast path.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal, get_args
 
 import msgspec
 
@@ -192,7 +192,7 @@ class UnknownProvenance(_Provenance, kw_only=True, tag="unknown"):
     pass
 
 
-Provenance = Union[ExactSerialized, Estimated, ProviderReported, Derived, UnknownProvenance]
+Provenance = ExactSerialized | Estimated | ProviderReported | Derived | UnknownProvenance
 
 
 class MeasuredValue(_Written, kw_only=True):
@@ -485,16 +485,16 @@ class AcpPermissionOutcome(_Record, kw_only=True, tag="acp_permission_outcome"):
     outcome: str
 
 
-Record = Union[
-    SessionMeta, Context, ContextLedger, ContextPin, ContextDrop, ContextRecovery, Compaction, CompactionReview,
-    User, PromptMetadataRecord, AssistantFinished, ReasoningFinished, Usage, RequestAccounting, ToolStarted,
-    ToolFinished, Cancelled, Failed, AcpSession, SessionRenamed, FileWrite, McpConfigChanged, ShellExec,
-    SkillActivated, QueuedInput, AcpPermissionRequest, AcpPermissionOutcome,
-]
+Record = (
+    SessionMeta | Context | ContextLedger | ContextPin | ContextDrop | ContextRecovery | Compaction | CompactionReview
+    | User | PromptMetadataRecord | AssistantFinished | ReasoningFinished | Usage | RequestAccounting | ToolStarted
+    | ToolFinished | Cancelled | Failed | AcpSession | SessionRenamed | FileWrite | McpConfigChanged | ShellExec
+    | SkillActivated | QueuedInput | AcpPermissionRequest | AcpPermissionOutcome
+)
 """One line of a thndrs 0.1.0 session file, tagged by `type`."""
 
 RECORD_TYPES: dict[str, type[_Record]] = {
-    cls.__struct_config__.tag: cls for cls in Record.__args__  # type: ignore[attr-defined]
+    cls.__struct_config__.tag: cls for cls in get_args(Record)
 }
 """`type` tag -> record Struct, for the 27 variants of 0.1.0."""
 

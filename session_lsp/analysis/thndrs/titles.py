@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..text import shared
-
 WORDS = 48
 """Characters of free text shown after the type."""
 
@@ -58,16 +56,18 @@ class _Fields:
 
 
 _REPEATING = frozenset({"tool_started", "tool_finished", "file_write"})
-"""Titles that recur across turns (the same tool, status and call id): one string object each (`text.shared`)."""
+"""Titles that recur across turns (the same tool, status and call id): one string object each
+(`text.Vocabulary`)."""
 
 
-def of_record(tag: str, record: Any) -> str:
+def of_record(tag: str, record: Any, shared: Callable[[str], str]) -> str:
+    """`shared` is the document's `Vocabulary.shared`."""
     form = _FORMS.get(tag)
     if form is None:
         return tag
     return shared(form(record)) if tag in _REPEATING else form(record)
 
 
-def of_object(tag: str, obj: dict[str, Any]) -> str:
+def of_object(tag: str, obj: dict[str, Any], shared: Callable[[str], str]) -> str:
     """For a record thndrs drops: the decoded dict, whose fields may have any type or be absent."""
-    return of_record(tag, _Fields(obj))
+    return of_record(tag, _Fields(obj), shared)

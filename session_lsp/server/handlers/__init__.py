@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from ..app import SessionServer
 from . import (
-    code_actions, commands, completion, custom, diagnostics, folding, hover, lenses, lifecycle, navigation, rename,
-    selection, symbols, sync,
+    code_actions,
+    commands,
+    completion,
+    custom,
+    diagnostics,
+    folding,
+    hover,
+    lenses,
+    lifecycle,
+    navigation,
+    rename,
+    selection,
+    symbols,
+    sync,
 )
 
 MODULES = (lifecycle, sync, diagnostics, hover, navigation, rename, symbols, folding, selection, completion,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from lsprotocol import types
 
@@ -16,7 +16,7 @@ OPTIONS = types.CompletionOptions(trigger_characters=['"', ":"])
 
 def _complete(doc: Document, pos: types.Position, encoding: Encoding, snippets: bool) -> list[types.CompletionItem]:
     line, col = convert.from_position(doc.lines, pos, encoding)
-    found = features.completions(doc, line, col, datetime.now(timezone.utc))
+    found = features.completions(doc, line, col, datetime.now(UTC))
     return [convert.completion(doc.lines, item, encoding, snippets) for item in found]
 
 

@@ -15,10 +15,10 @@ from pygls.uris import from_fs_path
 from ...analysis import Document, features
 from ...analysis.rule_filter import RuleFilter
 from ...analysis.text import Encoding
+from ...files import NotReadable
 from .. import convert
 from ..app import SessionServer
 from ..diagnostics import for_client
-from ...files import NotReadable
 from ..documents import read_file
 
 ANALYZE_FILE = "sessionLsp/analyzeFile"
@@ -58,7 +58,8 @@ async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
     try:
         doc = await ls.run(read_file, path, ls.settings.pi_version, ls.settings.analyze_file_max_bytes)
     except NotReadable as error:
-        raise JsonRpcException(f"{path} is not analysed: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)", code=types.LSPErrorCodes.RequestFailed.value) from error
+        raise JsonRpcException(f"{path} is not analysed: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)",
+                               code=types.LSPErrorCodes.RequestFailed.value) from error
     except OSError as error:
         raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
                                code=types.LSPErrorCodes.RequestFailed.value) from error

@@ -14,17 +14,17 @@ OPTIONS = types.DiagnosticOptions(identifier="session-lsp", inter_file_dependenc
 async def diagnostic(ls: SessionServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
     entry = ls.store.get(params.text_document.uri)
     if entry is None:
-        return types.FullDocumentDiagnosticReport(items=[])
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
     await ls.settings_loaded()
     async with entry.lock:
         if entry.doc is None:
-            return types.FullDocumentDiagnosticReport(items=[])
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
         rid = result_id(entry, ls.settings_generation)
         if params.previous_result_id == rid:
-            return types.UnchangedDocumentDiagnosticReport(result_id=rid)
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
         items = await ls.run(for_client, entry.doc, entry.uri, ls.rules, ls.encoding)
     ls.settle_later(entry)
-    return types.FullDocumentDiagnosticReport(items=items, result_id=rid)
+    return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid)
 
 
 def register(server: SessionServer) -> None:

@@ -14,7 +14,8 @@ native = os.path.join(bundled, "native", f"cp{sys.version_info[0]}{sys.version_i
 if sys.version_info < (3, 11) or sys.implementation.name != "cpython" or not os.path.isdir(native):
     built = sorted(name for name in os.listdir(os.path.join(bundled, "native")) if name.startswith("cp"))
     sys.exit(f"the bundled session-lsp needs CPython {', '.join(built)}; {sys.executable} is "
-             f"{sys.implementation.name} {sys.version.split()[0]}. Set sessionLsp.interpreter or sessionLsp.server.path.")
+             f"{sys.implementation.name} {sys.version.split()[0]}. "
+             "Set sessionLsp.interpreter or sessionLsp.server.path.")
 
 sys.path[:0] = [os.path.join(bundled, "libs"), native]
 sys.argv = ["session-lsp", "serve", *sys.argv[1:]]
