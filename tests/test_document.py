@@ -6,12 +6,14 @@ from __future__ import annotations
 import gc
 import json
 import weakref
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
+from typing import Any
 
 import pytest
 
 from session_lsp.analysis import Document, Kind, Options, Span, analyze
 from session_lsp.analysis.detect import FormatInfo
+from session_lsp.analysis.results import LineResult, Linked
 
 HEADER = json.dumps({"type": "session", "version": 3, "id": "01a237ba-3c31-7688-af90-27a41cba019b",
                      "timestamp": "2026-03-01T09:15:00.000Z", "cwd": "/w"}, separators=(",", ":"))
@@ -99,6 +101,18 @@ def test_remove_the_final_newline(document: Document) -> None:
     assert not any(d.code == "ELY005" for d in document.diagnostics())
 
 
+@pytest.mark.parametrize(("before", "after"), [("  ", '"  '), ('"  ', "  ")])
+def test_a_last_line_turning_blank_or_not_is_seen(before: str, after: str) -> None:
+    """A whitespace-only last line is the file's end, not a line without its newline (ELY005): the edit changes
+    no entry's facts, yet the link pass must run again."""
+    document = analyze(TEXT + before, Options())
+    document.diagnostics()
+    last = len(document.lines) - 1
+    document.edit(last, 0, last, len(before), after)
+    assert_matches_fresh(document, TEXT + after)
+    assert any(d.code == "ELY005" for d in document.diagnostics()) == (after != "  ")
+
+
 def test_type_at_the_end_of_an_unterminated_last_line() -> None:
     document = analyze(TEXT + '{"type":"mess', Options())
     last = len(document.lines) - 1
@@ -161,15 +175,24 @@ def test_changing_a_parent_runs_the_link_pass_again(document: Document) -> None:
     assert_matches_fresh(document, TEXT.replace('"parentId":"b2c3d4e5"', '"parentId":"f2c3d4e5"'))
 
 
-def test_a_burst_of_link_edits_runs_the_link_pass_once_when_asked(document: Document) -> None:
+def test_a_burst_of_link_edits_runs_the_link_pass_once_when_asked(document: Document,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Here the one run is the incremental relink, with the three keystrokes' line as the only one changed."""
     document.diagnostics()
     runs: list[tuple[str, object]] = []
     link, relink = document.analyzer.link, document.analyzer.relink
-    document.analyzer.link = lambda *args: runs.append(("link", None)) or link(*args)  # type: ignore[method-assign]
-    document.analyzer.relink = (  # type: ignore[method-assign]
-        lambda previous, lines, results, changed: runs.append(("relink", set(changed)))
-        or relink(previous, lines, results, changed))
+
+    def counted_link(*args: Any) -> Linked:
+        runs.append(("link", None))
+        return link(*args)
+
+    def counted_relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult],
+                       changed: Collection[int]) -> Linked | None:
+        runs.append(("relink", set(changed)))
+        return relink(previous, lines, results, changed)
+
+    monkeypatch.setattr(document.analyzer, "link", counted_link)
+    monkeypatch.setattr(document.analyzer, "relink", counted_relink)
     col = LINES[3].index('"parentId":"b2c3d4e5"') + len('"parentId":"')
     for letter in "fed":
         document.edit(3, col, 3, col + 1, letter)
@@ -179,12 +202,22 @@ def test_a_burst_of_link_edits_runs_the_link_pass_once_when_asked(document: Docu
     assert_matches_fresh(document, TEXT.replace('"parentId":"b2c3d4e5"', '"parentId":"d2c3d4e5"'))
 
 
-def test_edits_that_add_lines_since_the_last_link_pass_get_a_full_one(document: Document) -> None:
+def test_edits_that_add_lines_since_the_last_link_pass_get_a_full_one(document: Document,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     document.diagnostics()
     runs: list[str] = []
     link, relink = document.analyzer.link, document.analyzer.relink
-    document.analyzer.link = lambda *args: runs.append("link") or link(*args)  # type: ignore[method-assign]
-    document.analyzer.relink = lambda *args: runs.append("relink") or relink(*args)  # type: ignore[method-assign]
+
+    def counted_link(*args: Any) -> Linked:
+        runs.append("link")
+        return link(*args)
+
+    def counted_relink(*args: Any) -> Linked | None:
+        runs.append("relink")
+        return relink(*args)
+
+    monkeypatch.setattr(document.analyzer, "link", counted_link)
+    monkeypatch.setattr(document.analyzer, "relink", counted_relink)
     col = LINES[3].index('"parentId":"b2c3d4e5"') + len('"parentId":"')
     document.edit(3, col, 3, col + 1, "f")
     document.edit(4, 0, 4, 0, LINES[1] + "\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Sequence
 from functools import partial
+from typing import Any
 
 import msgspec
 
@@ -17,11 +18,13 @@ from .anchors import AnchorResolver
 from .detect import BOM, DETECTION_HORIZON, FormatInfo, Kind, detect
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
 from .line_store import LineStore
+from .lines import LineKind
 from .registry import rule
-from .results import FormatAnalyzer, Linked, LineResult, Options
+from .results import FormatAnalyzer, LineResult, Linked, Options
 from .text import split_lines
 
-LinePass = Callable[[str, FormatInfo], LineResult]
+LinePass = Callable[[str, FormatInfo, Any], LineResult]
+"""A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
 LinkPass = Callable[[Sequence[str], Sequence[LineResult], FormatInfo, Options], Linked]
 RelinkPass = Callable[[Linked, Sequence[str], Sequence[LineResult], FormatInfo, Options, Collection[int]],
                       Linked | None]
@@ -29,18 +32,20 @@ RelinkPass = Callable[[Linked, Sequence[str], Sequence[LineResult], FormatInfo, 
 
 class TwoPassAnalyzer:
     """A format's line pass and link pass (and, if it has one, its incremental relink), bound to one file's
-    detected format and options."""
+    detected format and options. It owns the line pass's state, so what one line leaves for the next (the last id,
+    the shared strings) belongs to this file alone."""
 
-    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, link_pass: LinkPass,
-                 relink_pass: RelinkPass | None = None) -> None:
+    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, line_state: object,
+                 link_pass: LinkPass, relink_pass: RelinkPass | None = None) -> None:
         self.info = info
         self.options = options
         self._line_pass = line_pass
+        self._line_state = line_state
         self._link_pass = link_pass
         self._relink_pass = relink_pass
 
     def line(self, text: str) -> LineResult:
-        return self._line_pass(text, self.info)
+        return self._line_pass(text, self.info, self._line_state)
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         return self._link_pass(lines, results, self.info, self.options)
@@ -55,15 +60,14 @@ class TwoPassAnalyzer:
 def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     if info.kind is Kind.ELYRA:
         from . import elyra
-
         from .elyra.releases import release
 
         line_pass = partial(elyra.analyze_line, release=release(options.pi_version))
-        return TwoPassAnalyzer(info, options, line_pass, elyra.link, elyra.relink)
+        return TwoPassAnalyzer(info, options, line_pass, elyra.LineState(), elyra.link, elyra.relink)
     if info.kind is Kind.THNDRS:
         from . import thndrs
 
-        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.link, thndrs.relink)
+        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.LineState(), thndrs.link, thndrs.relink)
     from .plain import PlainAnalyzer
 
     return PlainAnalyzer(info, options)
@@ -145,6 +149,7 @@ class Document:
         replacement = split_lines(head + new_text + tail)
         old_facts = [(result.kind, result.facts) for result in self.results[start_line : end_line + 1]]
         ended_with_newline = lines[-1] == ""
+        ended_blank = self.results[-1].kind is LineKind.BLANK
         lines.replace(start_line, end_line + 1, replacement)
         self.invalid_utf8 = ()
         moved = len(replacement) != end_line + 1 - start_line
@@ -165,9 +170,11 @@ class Document:
         self._diagnostics = None
         if self._base is None:
             return
-        # Whether the file ends with "\n" is seen by the link pass (ELY005, THN071) but is in no line's facts.
-        same_shape = len(replacement) == len(old_facts) and (lines[-1] == "") == ended_with_newline
-        touched = [start_line + offset for offset, (old, new) in enumerate(zip(old_facts, new_results))
+        # Whether the file ends with "\n", or in a blank line, is seen by the link pass (ELY005, THN071) but is in
+        # no line's facts.
+        same_shape = (len(replacement) == len(old_facts) and (lines[-1] == "") == ended_with_newline
+                      and (self.results[-1].kind is LineKind.BLANK) == ended_blank)
+        touched = [start_line + offset for offset, (old, new) in enumerate(zip(old_facts, new_results, strict=False))
                    if old != (new.kind, new.facts)]
         if same_shape and not touched:
             return
