@@ -21,7 +21,11 @@ _BYTE = re.compile(r"\(byte (\d+)\)")
 
 MAX_DEPTH = 512
 """Deepest nesting read: msgspec recurses per level and overflows the C stack far below what a line can hold."""
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_STRING = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.DOTALL)
+"""A string, or an unterminated one running to the end of the line: no attempt fails, so a substitution is one
+linear pass (a failed attempt would scan the rest of the line again from every later quote)."""
+_TOKEN = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)|[\[\]{}]', re.DOTALL)
+"""A string (skipped whole, as `_STRING`) or a bracket."""
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _SEAM = re.compile(r"[}\]][ \t\r\n]*([{\[])")
@@ -58,7 +62,10 @@ class Decoded(msgspec.Struct):
     parts: tuple[int, ...] = ()
     """For GLUED: the column where each JSON value starts (the first is where the line's value starts)."""
     too_deep: bool = False
-    """For INVALID: the brackets balance but nest deeper than MAX_DEPTH, so the line was not decoded at all."""
+    """The line nests deeper than MAX_DEPTH: for OBJECT and NON_OBJECT, `value` has null where an array or object
+    opens at that depth (every part was still checked to be JSON)."""
+    deep: tuple[int, int] = (0, 0)
+    """With `too_deep`: the columns of the first value nested that deep."""
 
 
 def is_blank(line: str) -> bool:
@@ -108,17 +115,77 @@ def decode(line: str) -> Decoded:
     if is_blank(line):
         return Decoded(LineKind.BLANK)
     if too_deep(line):
-        start = len(line) - len(line.lstrip())
-        if _depths(line)[-1] != 0:
-            return Decoded(LineKind.INVALID, error="the line ends in the middle of a JSON value",
-                           error_col=len(line.rstrip()))
-        return Decoded(LineKind.INVALID, error=f"nested deeper than {MAX_DEPTH} levels", error_col=start,
-                       too_deep=True)
+        return _decode_deep(line)
     try:
         value = _DECODER.decode(line)
     except msgspec.DecodeError as error:
         return _invalid_or_glued(line, error)
     return Decoded(LineKind.OBJECT if isinstance(value, dict) else LineKind.NON_OBJECT, value)
+
+
+def bracket_end(line: str, start: int) -> int | None:
+    """The column just past the array or object opening at `start`, by counting brackets outside strings: for a
+    value too deep to decode. None when the line ends first."""
+    depth = 0
+    for match in _TOKEN.finditer(line, start):
+        char = line[match.start()]
+        if char == '"':
+            continue
+        depth += 1 if char in "[{" else -1
+        if depth == 0:
+            return match.end()
+    return None
+
+
+def _decode_deep(line: str) -> Decoded:
+    """A line nesting deeper than the decoder can go, decoded in layers of MAX_DEPTH levels: each array or object
+    that opens at a multiple of MAX_DEPTH is cut out, decoded on its own (with its own deep parts cut out) and left
+    as null in the layer above. Every character is copied and decoded once, so the cost stays linear in the line
+    whatever its depth, and a syntax error anywhere is still found."""
+    layers: list[tuple[int, list[str], int]] = [(0, [], 0)]  # (start column, text so far, next column to copy)
+    depth = 0
+    deep = (0, 0)
+    for match in _TOKEN.finditer(line):
+        pos = match.start()
+        char = line[pos]
+        if char == '"':
+            continue
+        if char in "[{":
+            if depth and depth % MAX_DEPTH == 0:
+                start, pieces, copied = layers[-1]
+                pieces.append(line[copied:pos])
+                pieces.append("null")
+                layers.append((pos, [], pos))
+            depth += 1
+            continue
+        depth -= 1
+        if depth < 0:
+            return Decoded(LineKind.INVALID, error="a closing bracket that closes nothing", error_col=pos)
+        if depth and depth % MAX_DEPTH == 0:
+            start, pieces, copied = layers.pop()
+            pieces.append(line[copied : pos + 1])
+            try:
+                _DECODER.decode("".join(pieces))
+            except msgspec.DecodeError as error:
+                message = _BYTE.sub("", str(error)).replace("JSON is malformed: ", "").strip()
+                return Decoded(LineKind.INVALID, error=f"{message}, in a value nested {depth} levels deep",
+                               error_col=start)
+            if len(layers) == 1 and deep == (0, 0):
+                deep = (start, pos + 1)
+            outer = layers[-1]
+            layers[-1] = (outer[0], outer[1], pos + 1)
+    if depth:
+        return Decoded(LineKind.INVALID, error="the line ends in the middle of a JSON value",
+                       error_col=len(line.rstrip()))
+    _, pieces, copied = layers[0]
+    pieces.append(line[copied:])
+    try:
+        value = _DECODER.decode("".join(pieces))
+    except msgspec.DecodeError as error:
+        message = _BYTE.sub("", str(error)).replace("JSON is malformed: ", "").strip()
+        return Decoded(LineKind.INVALID, error=message, error_col=len(line) - len(line.lstrip()))
+    kind = LineKind.OBJECT if isinstance(value, dict) else LineKind.NON_OBJECT
+    return Decoded(kind, value, too_deep=True, deep=deep)
 
 
 def _split_at_brackets(line: str, first: int, second: int) -> tuple[int, ...] | None:
@@ -130,7 +197,7 @@ def _split_at_brackets(line: str, first: int, second: int) -> tuple[int, ...] | 
     ends = [*starts[1:], len(line)]
     decode_piece = _DECODER.decode
     try:
-        for start, end in zip(starts, ends):
+        for start, end in zip(starts, ends, strict=True):
             decode_piece(line[start:end])
     except (msgspec.DecodeError, UnicodeEncodeError):
         return None

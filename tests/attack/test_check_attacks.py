@@ -84,9 +84,12 @@ def _glued(count: int) -> bytes:
 
 CASES: dict[str, tuple[Callable[[], bytes], int, set[str], float, float]] = {
     # name: (content, exit status, codes that must be reported, seconds, MiB)
-    "deep array, 100,000 levels": (lambda: _deep_array(100_000), 0, {"ELY007"}, 30, 400),
+    "deep array, 100,000 levels": (lambda: _deep_array(100_000), 1, {"ELY003", "ELY007"}, 30, 400),
     "deep object in a field, 100,000 levels": (lambda: _deep_field(100_000), 0, {"ELY007"}, 30, 400),
     "unclosed deep array": (lambda: _unclosed(100_000), 1, {"ELY001"}, 30, 400),
+    "deep, then an unclosed string of 100,000 escaped quotes":
+        (lambda: HEADER + b"[" * 600 + b'"' + b'\\"' * 100_000 + b"\n", 1, {"ELY001"}, 30, 400),
+    "deep object in a field, 1,000,000 levels (6 MB)": (lambda: _deep_field(1_000_000), 0, {"ELY007"}, 60, 800),
     "20 MB single line": (lambda: _long_line(b"x" * 20 * MIB), 0, set(), 30, 400),
     "20 MB of escapes in one string": (lambda: _long_line(b"\\n" * 10 * MIB), 0, set(), 30, 400),
     "1,000,000 tiny lines": (lambda: _tiny_lines(1_000_000), 1, {"ELY003"}, 120, 3000),

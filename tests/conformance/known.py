@@ -27,6 +27,13 @@ KNOWN: tuple[Known, ...] = (
           "a compaction whose firstKeptEntryId is its own id is how pi 1.x writes a retain-none compaction, so it is "
           "legal (issue 8); pointed there by hand, it keeps nothing from before the compaction, and nothing in the "
           "file tells that edit from pi's own"),
+    Known("*", "delete-line", "shrunk",
+          "deleting the last entry leaves a well-formed shorter session: nothing left in the file shows the loss"),
+    Known("*", "toolCallId-edit", "clean", _OFF_THE_CONTEXT),
+    Known("*", "id-not-string", "clean",
+          "pi indexes ids in a Map and chains the next append to whatever the leaf's id is, so a numeric id on "
+          "the last entry behaves like a string; ELY033 stays an error on purpose: any parentId that names it "
+          "(written by a tool, or after an edit) can never match"),
     Known("*", "unknown-type", "clean", _OFF_THE_CONTEXT),
     Known("*", "missing-field", "clean", _OFF_THE_CONTEXT),
     Known("*", "invalid-utf8", "clean",

@@ -217,6 +217,21 @@ def non_object_line(rng: random.Random, lines: Lines) -> Lines:
     return [*lines[:index], rng.choice([b"null", b"42", b'"text"', b"[1,2]", b"true", b"false", b"0"]), *lines[index:]]
 
 
+def deep_nesting(rng: random.Random, lines: Lines) -> Lines:
+    """Nesting past what a recursive decoder takes (600 to 5,000 levels): a field on an entry that holds it, or a
+    bare deep array inserted as a line. Written by hand: json.dumps recurses too."""
+    out = list(lines)
+    depth = rng.randrange(600, 5000)
+    if rng.random() < 0.5:
+        index = rng.choice(range(1, len(lines)))
+        out.insert(index, b"[" * depth + b"1" + b"]" * depth)
+        return out
+    index = rng.choice(_body(lines))
+    line = out[index].rstrip()
+    out[index] = line[:-1] + b',"nested":' + b'{"a":' * depth + b"1" + b"}" * depth + b"}"
+    return out
+
+
 def invalid_utf8(rng: random.Random, lines: Lines) -> Lines:
     out = list(lines)
     index = rng.choice(_body(lines))
@@ -277,6 +292,7 @@ KINDS: dict[str, Mutation] = {
     "targetId-edit": _reference(lambda e: e.get("type") in ("label", "context_edit"), "targetId"),
     "blank-line": blank_line,
     "non-object-line": non_object_line,
+    "deep-nesting": deep_nesting,
     "invalid-utf8": invalid_utf8,
     "crlf": crlf,
     "bom": bom,

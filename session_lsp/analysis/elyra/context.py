@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from ..lines import too_deep
+from ..lines import decode, too_deep
 from .model import ElyraModel
 from .releases import release
 
@@ -83,8 +83,9 @@ def build_context(lines: Sequence[str], model: ElyraModel, leaf_line: int | None
 
 
 def _decode(text: str) -> dict[str, Any]:
-    if too_deep(text):
-        return {}
+    if too_deep(text):  # what is nested that deep is null here: in a part of the entry pi does not send
+        value = decode(text).value
+        return value if isinstance(value, dict) else {}
     try:
         value = _DECODER.decode(text)
     except msgspec.DecodeError:

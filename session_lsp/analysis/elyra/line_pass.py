@@ -20,7 +20,7 @@ from .. import validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
-from ..lines import MAX_DEPTH, LineKind, decode, too_deep
+from ..lines import MAX_DEPTH, Decoded, LineKind, decode, too_deep
 from ..results import LineResult
 from ..text import LastSeen, Vocabulary
 from . import schema
@@ -127,11 +127,19 @@ def _slow(text: str, info: FormatInfo, release: PiRelease, state: LineState) -> 
     if kind is LineKind.BLANK:
         issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
         return LineResult(kind, None, (issue,))
-    if decoded.too_deep:
-        message = (f"JSON nested deeper than {MAX_DEPTH} levels: pi's JSON.parse reads it, but this checker does "
-                   "not decode it, so nothing in the line is checked")
-        return LineResult(kind, None, (LineIssue("ELY007", decoded.error_col, len(text.rstrip()), message),),
-                          "too deep")
+    result = _decoded(text, decoded, info, release, state)
+    if not decoded.too_deep:
+        return result
+    start, end = decoded.deep
+    issue = LineIssue("ELY007", start, end, f"a value nested deeper than {MAX_DEPTH} levels: pi's JSON.parse reads "
+                      "it like any other, but this checker reads the line without it, so nothing inside it is "
+                      "checked")
+    return msgspec.structs.replace(result, issues=(*result.issues, issue))
+
+
+def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, state: LineState) -> LineResult:
+    """What a line the generic decoder has classified (not blank) is."""
+    kind = decoded.kind
     if kind is LineKind.INVALID:
         col = decoded.error_col
         end = col + 1 if col < len(text.rstrip()) else col

@@ -14,6 +14,7 @@ import re
 import msgspec
 
 from ..jsonscan import Path
+from ..lines import bracket_end, too_deep
 from ..text import byte_to_col
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -44,6 +45,8 @@ def _skip(text: str, pos: int) -> int | None:
         return None if match is None else match.end()
     if char in "{[":
         rest = text[pos:]
+        if too_deep(rest):
+            return bracket_end(text, pos)
         try:
             _RAW.decode(rest)
         except msgspec.DecodeError as error:

@@ -25,7 +25,7 @@ from .. import jsonscan, validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue
 from ..jsonscan import Path
-from ..lines import LineKind, decode, too_deep
+from ..lines import MAX_DEPTH, LineKind, decode, too_deep
 from ..results import LineResult
 from ..validate import IssueKind, SchemaIssue
 from . import duplicates, titles
@@ -174,13 +174,14 @@ def _slow(text: str, state: LineState) -> LineResult:
     kind = decoded.kind
     if kind is LineKind.BLANK:
         return LineResult(LineKind.BLANK)
+    if decoded.too_deep:
+        start, end = decoded.deep
+        message = (f"JSON nested deeper than {MAX_DEPTH} levels: serde_json stops at its default recursion limit of "
+                   "128 ('recursion limit exceeded'), so the thndrs reader drops this line (the record is lost)")
+        return LineResult(LineKind.INVALID, None, (LineIssue("THN001", start, end, message),), "too deep")
     if kind is LineKind.INVALID:
         end = len(text.rstrip())
         start = min(decoded.error_col, max(end - 1, 0))
-        if decoded.too_deep:
-            message = ("JSON nested deeper than 512 levels: serde_json stops at its default recursion limit of 128 "
-                       "('recursion limit exceeded'), so the thndrs reader drops this line (the record is lost)")
-            return LineResult(kind, None, (LineIssue("THN001", start, max(end, start + 1), message),), "too deep")
         message = (f"not JSON ({decoded.error}): the thndrs 0.1.0 reader drops this line silently (the record is "
                    "lost); later builds refuse to resume the session ('record N is corrupt')")
         return LineResult(kind, None, (LineIssue("THN001", start, max(end, start + 1), message),), "not JSON")
