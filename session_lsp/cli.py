@@ -14,17 +14,18 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import IO, NoReturn
 
 import msgspec
 
 from . import __version__
-from .analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
+from .analysis import RULES, Diagnostic, Document, Options, Severity
+from .analysis.document import analyze_bytes
 from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
-from .analysis.text import decode_bytes
-from .files import NotReadable, read_regular
+from .files import FileLines, NotReadable, read_regular
 
 EXIT_CLEAN = 0
 EXIT_FOUND = 1
@@ -129,14 +130,33 @@ def _walk(root: str, problems: list[str]) -> Iterator[str]:
 
 
 def read(source: Source) -> bytes:
+    """All of standard input, or of a file (see `opened`)."""
     if source.path is None:
         return sys.stdin.buffer.read()
-    try:
+    with _readable(source.path):
         return read_regular(source.path)
+
+
+@contextmanager
+def _readable(path: str) -> Iterator[None]:
+    """A file that cannot be read is a UsageError for that file, whether opening or reading it failed."""
+    try:
+        yield
     except NotReadable as error:
-        raise UsageError(f"{source.path}: cannot read file ({error}; give a pipe's output as '-')") from None
+        raise UsageError(f"{path}: cannot read file ({error}; give a pipe's output as '-')") from None
     except OSError as error:
-        raise UsageError(f"{source.path}: cannot read file ({error.strerror})") from None
+        raise UsageError(f"{path}: cannot read file ({error.strerror})") from None
+
+
+@contextmanager
+def opened(source: Source, options: Options) -> Iterator[Document]:
+    """The analysis of a source: a file is streamed (`Document.streamed`: its text is never held, its lines are
+    read back while the document is open), standard input read whole."""
+    if source.path is None:
+        yield analyze_bytes(read(source), options)
+        return
+    with _readable(source.path), FileLines(source.path) as lines:
+        yield Document.streamed(lines, options)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -236,17 +256,21 @@ class CheckSettings(msgspec.Struct):
 
 
 def check_one(settings: CheckSettings, source: Source, data: bytes | None = None) -> Checked | str:
-    """One file, read (unless `data` is given) and analysed; a read error is returned as its message, so it stays
-    the problem of that file alone. Only what the output needs is kept of each diagnostic."""
-    if data is None:
-        try:
-            data = read(source)
-        except UsageError as error:
-            return str(error)
-    text, bad = decode_bytes(data)
-    invalid = [Span(line, start, line, end) for line, start, end in bad]
-    document = analyze(text, Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
-                                     pi_version=settings.pi_version), invalid)
+    """One file, streamed (or `data`, standard input read by the parent) and analysed; a read error is returned as
+    its message, so it stays the problem of that file alone. Only what the output needs is kept of each
+    diagnostic."""
+    options = Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
+                      pi_version=settings.pi_version)
+    try:
+        if data is not None:
+            return _checked(settings, analyze_bytes(data, options))
+        with opened(source, options) as document:
+            return _checked(settings, document)
+    except UsageError as error:
+        return str(error)
+
+
+def _checked(settings: CheckSettings, document: Document) -> Checked:
     diagnostics = [Diagnostic(d.code, d.span, d.message, d.severity) for d in settings.chosen.apply(
         document.diagnostics())]
     lines = document.lines
@@ -371,12 +395,11 @@ def check(args: argparse.Namespace) -> int:
     return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
 
 
-def _document(path: str, pi_version: str) -> Document:
-    data = read(Source(path, None if path == STDIN else path))
-    text, bad = decode_bytes(data)
-    invalid = [Span(line, start, line, end) for line, start, end in bad]
-    return analyze(text, Options(path=None if path == STDIN else path, exists=os.path.exists, pi_version=pi_version),
-                   invalid)
+@contextmanager
+def _document(path: str, pi_version: str) -> Iterator[Document]:
+    source = Source(path, None if path == STDIN else path)
+    with opened(source, Options(path=source.path, exists=os.path.exists, pi_version=pi_version)) as document:
+        yield document
 
 
 def _print_json(payload: object) -> None:
@@ -387,9 +410,9 @@ def context(args: argparse.Namespace) -> int:
     """The payload of `sessionLsp/context`: what pi sends to the model from the leaf (or from --line's entry)."""
     from .analysis import features
 
-    document = _document(args.path, args.pi_version)
     line = args.line - 1 if args.line is not None else -1
-    payload = features.context(document, line)
+    with _document(args.path, args.pi_version) as document:
+        payload = features.context(document, line)
     if args.format == "json":
         _print_json(payload)
         return EXIT_CLEAN
@@ -413,8 +436,8 @@ def tree(args: argparse.Namespace) -> int:
     """The payload of `sessionLsp/tree`: every entry, its children, the active path and the leaf."""
     from .analysis import features
 
-    document = _document(args.path, args.pi_version)
-    payload = features.tree(document)
+    with _document(args.path, args.pi_version) as document:
+        payload = features.tree(document)
     if args.format == "json":
         _print_json(payload)
         return EXIT_CLEAN

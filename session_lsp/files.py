@@ -1,21 +1,32 @@
 """Reading a session file from a path a user or an editor names: the CLI's `check` and the server's
-`sessionLsp/analyzeFile` share it, so both refuse the same things the same way."""
+`sessionLsp/analyzeFile` share it, so both refuse the same things the same way, and both stream: a file is read in
+chunks and its text is never held whole (`FileLines`)."""
 
 from __future__ import annotations
 
 import os
 import stat
+from array import array
+from collections.abc import Iterator, Sequence
+from types import TracebackType
+from typing import overload
+
+from .analysis import Span
+from .analysis.document import StreamedLines
+from .analysis.text import decode_line
+
+CHUNK = 1 << 20
+"""Bytes read at a time while streaming: large enough that the reads cost nothing, small beside any session."""
 
 
 class NotReadable(Exception):
     """A path that is not read: not a regular file, or larger than the caller allows."""
 
 
-def read_regular(path: str, max_bytes: int | None = None) -> bytes:
-    """The bytes of the regular file at `path`. A FIFO would block the reader forever, /dev/zero would never end,
-    and a directory has nothing to analyse: the path is opened without blocking and checked with fstat before any
-    read. With `max_bytes`, a larger file is refused, and the read stops one byte past the limit, so a file that
-    grows meanwhile cannot take more."""
+def open_regular(path: str, max_bytes: int | None = None) -> int:
+    """A descriptor for the regular file at `path`. A FIFO would block the reader forever, /dev/zero would never
+    end, and a directory has nothing to analyse: the path is opened without blocking and checked with fstat before
+    any read. With `max_bytes`, a larger file is refused."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         status = os.fstat(descriptor)
@@ -26,8 +37,97 @@ def read_regular(path: str, max_bytes: int | None = None) -> bytes:
     except BaseException:
         os.close(descriptor)
         raise
-    with open(descriptor, "rb") as handle:
+    return descriptor
+
+
+def read_regular(path: str, max_bytes: int | None = None) -> bytes:
+    """The bytes of the regular file at `path` (see `open_regular`). With `max_bytes`, the read stops one byte past
+    the limit, so a file that grows meanwhile cannot take more."""
+    with open(open_regular(path, max_bytes), "rb") as handle:
         data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
     if max_bytes is not None and len(data) > max_bytes:
         raise NotReadable(f"grew past the limit of {max_bytes} bytes while being read")
     return data
+
+
+class FileLines(StreamedLines):
+    """The lines of a regular file, streamed once in chunks and afterwards read back one at a time at the offsets
+    the stream recorded (8 bytes a line are all that is kept). Reads go through `pread` on the descriptor opened
+    first, so a line read back comes from the file that was streamed, even if it was renamed or replaced since.
+    Use it as a context manager: it closes the descriptor."""
+
+    def __init__(self, path: str, max_bytes: int | None = None, chunk: int = CHUNK) -> None:
+        self._descriptor = open_regular(path, max_bytes)
+        self._max_bytes = max_bytes
+        self._chunk = chunk
+        self._starts = array("q", [0])
+        """Where each line starts; one more entry, for the line after the last "\\n", ends the list."""
+        self._end = 0
+        self._bad: list[Span] = []
+        self._streamed = False
+
+    def __enter__(self) -> FileLines:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._descriptor >= 0:
+            os.close(self._descriptor)
+            self._descriptor = -1
+
+    @property
+    def invalid_utf8(self) -> Sequence[Span]:
+        return self._bad
+
+    def stream(self) -> Iterator[str]:
+        if self._streamed:
+            raise RuntimeError("a file's lines are streamed once; read them back by number")
+        self._streamed = True
+        starts, size, pending = self._starts, 0, bytearray()
+        while chunk := os.read(self._descriptor, self._chunk):
+            size += len(chunk)
+            if self._max_bytes is not None and size > self._max_bytes:
+                raise NotReadable(f"grew past the limit of {self._max_bytes} bytes while being read")
+            pieces = chunk.split(b"\n")
+            if len(pieces) == 1:
+                pending += chunk  # a line longer than a chunk is put together in place, not copied again each time
+                continue
+            if pending:
+                pending += pieces[0]
+                pieces[0] = bytes(pending)
+                pending.clear()
+            pending += pieces.pop()
+            for raw in pieces:
+                starts.append(starts[-1] + len(raw) + 1)
+                yield self._decode(len(starts) - 2, raw)
+        self._end = size
+        yield self._decode(len(starts) - 1, bytes(pending))
+
+    def _decode(self, number: int, raw: bytes) -> str:
+        line, columns = decode_line(raw)
+        self._bad.extend(Span.on_line(number, col, col + 1) for col in columns)
+        return line
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[number] for number in range(*index.indices(len(self)))]
+        count = len(self._starts)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError(index)
+        start = self._starts[index]
+        end = self._starts[index + 1] - 1 if index + 1 < count else self._end
+        return decode_line(os.pread(self._descriptor, end - start, start))[0]

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from session_lsp import cli
-from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
-from session_lsp.analysis.text import decode_bytes
+from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span
+from session_lsp.analysis.document import analyze_bytes
 
 HEADER = ('{"type":"session","version":3,"id":"019cb5a0-7c1e-7b3a-9f2d-3e4a5b6c7d8e",'
           '"timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}')
@@ -46,10 +46,8 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def core(path: Path, stdin: bool = False) -> list[Diagnostic]:
     """What the core finds in the file, given the options the command line passes (no path for stdin)."""
-    text, bad = decode_bytes(path.read_bytes())
-    invalid = [Span(line, start, line, end) for line, start, end in bad]
     options = Options(path=None if stdin else str(path), exists=os.path.exists)
-    return analyze(text, options, invalid).diagnostics()
+    return analyze_bytes(path.read_bytes(), options).diagnostics()
 
 
 def expected_text(path: Path, diagnostics: list[Diagnostic], name: str | None = None) -> list[str]:
@@ -293,7 +291,7 @@ def test_an_unreadable_file_is_an_io_error(capsys: pytest.CaptureFixture[str], b
     def refuse(*args: object, **kwargs: object) -> object:
         raise PermissionError(13, "Permission denied", str(broken))
 
-    monkeypatch.setattr(cli, "read_regular", refuse)
+    monkeypatch.setattr(cli, "FileLines", refuse)
     code, _, err = run(capsys, "check", str(broken))
     assert code == cli.EXIT_USAGE
     assert err == f"session-lsp: error: {broken}: cannot read file (Permission denied)\n"
@@ -468,8 +466,7 @@ ROOT_CORPUS = Path(__file__).parent / "corpus"
 
 
 def _payload_doc(path: Path, pi_version: str) -> Document:
-    text, _ = decode_bytes(path.read_bytes())
-    return analyze(text, Options(path=str(path), exists=os.path.exists, pi_version=pi_version))
+    return analyze_bytes(path.read_bytes(), Options(path=str(path), exists=os.path.exists, pi_version=pi_version))
 
 
 @pytest.mark.parametrize("pi_version", ["0.73", "1.6"])

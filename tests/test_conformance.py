@@ -11,10 +11,10 @@ import pytest
 from conformance import mutants, suite
 from conformance.known import KNOWN, explained
 
-from session_lsp.analysis import Options, analyze
+from session_lsp.analysis import Options
+from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.context import build_context
 from session_lsp.analysis.features.views import elyra_view
-from session_lsp.analysis.text import decode_bytes
 
 
 @cache
@@ -79,8 +79,7 @@ def test_the_context_carries_the_text_pi_sends_on_pi_1x_files(release: str) -> N
     files = sorted((mutants.CORPUS / "elyra-pi-1.6-written").glob("*.jsonl"))
     for path, real in zip(files, suite.run_oracle(release, files), strict=True):
         sent = json.loads(real["sent_json"])
-        text, _ = decode_bytes(path.read_bytes())
-        document = analyze(text, Options(path=str(path), pi_version=release))
+        document = analyze_bytes(path.read_bytes(), Options(path=str(path), pi_version=release))
         model = elyra_view(document)
         assert model is not None
         ours = build_context(document.lines, model, None, release)

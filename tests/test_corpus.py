@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from session_lsp.analysis import RULES, Diagnostic, Kind, Options, Severity, Span, analyze
-from session_lsp.analysis.text import decode_bytes
+from session_lsp.analysis import RULES, Diagnostic, Kind, Options, Severity
+from session_lsp.analysis.document import analyze_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -31,9 +31,7 @@ import generate  # noqa: E402
 
 
 def check(path: Path) -> tuple[Kind, list[Diagnostic]]:
-    text, bad = decode_bytes(path.read_bytes())
-    invalid = [Span(line, start, line, end) for line, start, end in bad]
-    document = analyze(text, Options(path=str(path), exists=os.path.exists), invalid)
+    document = analyze_bytes(path.read_bytes(), Options(path=str(path), exists=os.path.exists))
     return document.format.kind, document.diagnostics()
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
@@ -15,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
+from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.text import decode_bytes
+from session_lsp.files import FileLines
 
 LIMIT_SECONDS = 10
 """Wall-clock limit per example: a hang (e.g. a parentId cycle walked forever) fails instead of blocking."""
@@ -347,3 +351,27 @@ def test_incremental_edits_match_a_fresh_analysis(text: str, data: st.DataObject
         assert document.format == fresh.format
         assert incremental == expected
         assert_well_formed(incremental, wanted)
+
+
+@COMMON
+@given(session_text(), st.lists(st.sampled_from((b"\xff", b"\xc3", b"\xe2\x82", b"\r", b"\xef\xbb\xbf", "é".encode())),
+                                max_size=3), st.integers(0, 10**6), st.integers(1, 64))
+def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes], at: int, chunk: int) -> None:
+    """`check` streams a file in chunks (`FileLines`, `Document.streamed`); it must report exactly what the
+    in-memory analysis of the same bytes reports, whatever the chunk size and wherever a multi-byte sequence,
+    invalid UTF-8 or a "\\r" falls."""
+    data = text.encode("utf-8", "surrogatepass")
+    for piece in bad:
+        where = at % (len(data) + 1)
+        data = data[:where] + piece + data[where:]
+    whole = analyze_bytes(data)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "session.jsonl")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        with time_limit(), FileLines(path, chunk=chunk) as lines:
+            streamed = Document.streamed(lines)
+            assert list(streamed.lines) == list(whole.lines)
+            assert streamed.invalid_utf8 == whole.invalid_utf8
+            assert streamed.results == whole.results
+            assert streamed.diagnostics() == whole.diagnostics()

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from session_lsp.analysis import RULES, Options, Span, analyze
+from session_lsp.analysis import RULES, Options
+from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.releases import RELEASES
 from session_lsp.analysis.registry import PLANNED
-from session_lsp.analysis.text import decode_bytes
 
 CASES = Path(__file__).parent / "cases"
 
@@ -36,14 +36,12 @@ def _expected(case: Path) -> Counter[tuple[int, str, str]]:
 
 
 def _actual(case: Path) -> Counter[tuple[int, str, str]]:
-    text, bad = decode_bytes(case.read_bytes())
-    invalid = [Span(line, start, line, end) for line, start, end in bad]
     directives = [line.split()[1:] for line in case.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
                   if line.startswith("#! ")]
     exists = os.path.exists if any(words[:1] == ["exists"] for words in directives) else None
     release = next((words[1] for words in directives if words[:1] == ["pi"]), None)
     assert release is None or release in RELEASES, f"unknown pi release {release!r}"
-    document = analyze(text, Options(path=case.name, exists=exists, pi_version=release), invalid)
+    document = analyze_bytes(case.read_bytes(), Options(path=case.name, exists=exists, pi_version=release))
     return Counter((d.span.line + 1, d.code, d.severity.label) for d in document.diagnostics())
 
 

@@ -3,13 +3,19 @@
 `analyze(text)` is the whole core in one call. `Document` keeps the same state across edits: an edit re-runs
 `line()` only for the lines it touched, and `link()` runs again, when next needed, only if some touched line's facts
 changed (or lines were added or removed). Diagnostics are assembled on demand from both.
+
+`Document.streamed(lines)` is the same analysis of a file whose text is never held: the line pass takes the lines
+one at a time, and only the per-line results stay; a line is read back from its `StreamedLines` when a diagnostic's
+columns (or a request) need it. Such a document is read-only.
 """
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import partial
+from itertools import chain, islice
 from typing import Any
 
 import msgspec
@@ -21,7 +27,7 @@ from .line_store import LineStore
 from .lines import LineKind
 from .registry import rule
 from .results import FormatAnalyzer, LineResult, Linked, Options
-from .text import split_lines
+from .text import decode_bytes, split_lines
 
 LinePass = Callable[[str, FormatInfo, Any], LineResult]
 """A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
@@ -73,6 +79,19 @@ def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     return PlainAnalyzer(info, options)
 
 
+class StreamedLines(Sequence[str]):
+    """A file's lines as `Document.streamed` reads them: `stream()` hands them over once, in order, split at "\\n"
+    as `split_lines` splits a text; afterwards any line can be read back by number, and `invalid_utf8` says where
+    invalid UTF-8 was replaced. The reading is the caller's (the CLI's file reader): the core does no I/O."""
+
+    @abstractmethod
+    def stream(self) -> Iterator[str]: ...
+
+    @property
+    @abstractmethod
+    def invalid_utf8(self) -> Sequence[Span]: ...
+
+
 class Document:
     def __init__(self, text: str, options: Options | None = None, invalid_utf8: Sequence[Span] = ()) -> None:
         self.options = options or Options()
@@ -80,11 +99,28 @@ class Document:
         self.resolver = AnchorResolver()
         self._reset(split_lines(text))
 
+    @classmethod
+    def streamed(cls, lines: StreamedLines, options: Options | None = None) -> Document:
+        """The analysis of `lines` without their text: the same results and diagnostics as `Document(text)` of
+        the same file, in the memory the results take."""
+        document = cls.__new__(cls)
+        document.options = options or Options()
+        document.resolver = AnchorResolver()
+        stream = lines.stream()
+        head = list(islice(stream, DETECTION_HORIZON))
+        document._start(detect(head), chain(head, stream), lines)
+        document.invalid_utf8 = tuple(lines.invalid_utf8)
+        return document
+
     def _reset(self, lines: list[str]) -> None:
-        self.format = detect(lines)
+        self._start(detect(lines), lines, LineStore(lines))
+
+    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str]) -> None:
+        """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards."""
+        self.format = info
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: list[LineResult] = [self._line(number, line) for number, line in enumerate(lines)]
-        self.lines = LineStore(lines)
+        self.lines: Sequence[str] = store
         self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
         self._line_diagnostics: dict[int, list[Diagnostic]] = {}
@@ -140,6 +176,8 @@ class Document:
     def edit(self, start_line: int, start_col: int, end_line: int, end_col: int, new_text: str) -> None:
         """Replace the range (code-point columns, end exclusive) with `new_text`, as an LSP change event does."""
         lines = self.lines
+        if not isinstance(lines, LineStore):
+            raise TypeError("a streamed document is read-only")
         last = len(lines) - 1
         start_line, end_line = min(max(start_line, 0), last), min(max(end_line, 0), last)
         if (end_line, end_col) < (start_line, start_col):
@@ -242,3 +280,9 @@ def _from_line_issue(number: int, issue: LineIssue) -> Diagnostic:
 
 def analyze(text: str, options: Options | None = None, invalid_utf8: Sequence[Span] = ()) -> Document:
     return Document(text, options, invalid_utf8)
+
+
+def analyze_bytes(data: bytes, options: Options | None = None) -> Document:
+    """A file's bytes, as the agents read them (UTF-8, invalid sequences replaced and reported)."""
+    text, bad = decode_bytes(data)
+    return Document(text, options, [Span.on_line(line, start, end) for line, start, end in bad])

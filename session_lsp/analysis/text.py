@@ -49,21 +49,36 @@ def byte_to_col(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
 
 
+def decode_line(raw: bytes) -> tuple[str, list[int]]:
+    """One line's bytes (without its "\\n") -> text, each invalid UTF-8 sequence replaced by U+FFFD, plus the columns
+    of the replacements. Both agents read UTF-8; this is how a checker still reads the rest. A line is decoded alone:
+    no UTF-8 sequence holds the byte "\\n", so the file decodes to the same text line by line as at once."""
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    line = raw.decode("utf-8", errors="replace")
+    columns = []
+    col = line.find("\ufffd")
+    while col != -1:
+        columns.append(col)
+        col = line.find("\ufffd", col + 1)
+    return line, columns
+
+
 def decode_bytes(data: bytes) -> tuple[str, list[tuple[int, int, int]]]:
-    """Bytes -> text, with each invalid UTF-8 sequence replaced by U+FFFD, plus where those are as
-    (line, start column, end column). Both agents read UTF-8; this is how a checker still reads the rest."""
+    """A whole file's bytes -> text, plus where invalid UTF-8 was replaced, as (line, start column, end column)."""
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError:
         pass
-    text = data.decode("utf-8", errors="replace")
+    lines: list[str] = []
     bad: list[tuple[int, int, int]] = []
-    for number, line in enumerate(text.split("\n")):
-        col = line.find("\ufffd")
-        while col != -1:
-            bad.append((number, col, col + 1))
-            col = line.find("\ufffd", col + 1)
-    return text, bad
+    for number, raw in enumerate(data.split(b"\n")):
+        line, columns = decode_line(raw)
+        lines.append(line)
+        bad.extend((number, col, col + 1) for col in columns)
+    return "\n".join(lines), bad
 
 
 class LastSeen:

@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..analysis import Document, Options, Span
 from ..analysis.text import Encoding, decode_bytes
-from ..files import read_regular
+from ..files import FileLines
 from .convert import from_position
 
 
@@ -97,13 +98,13 @@ def retarget(uri: str, doc: Document, pi_version: str | None) -> None:
     doc.retarget(options_for(path_of(uri), pi_version))
 
 
-def read_file(path: str, pi_version: str | None, max_bytes: int) -> Document:
+@contextmanager
+def read_file(path: str, pi_version: str | None, max_bytes: int) -> Iterator[Document]:
     """Analyse a file from disk without opening it as a document (the `sessionLsp/analyzeFile` request): a regular
-    file of at most `max_bytes` (`sessionLsp.analyzeFileMaxBytes`)."""
-    data = read_regular(path, max_bytes)
-    text, bad = decode_bytes(data)
-    del data
-    return Document(text, options_for(path, pi_version), [Span.on_line(line, start, end) for line, start, end in bad])
+    file of at most `max_bytes` (`sessionLsp.analyzeFileMaxBytes`), streamed, so the server holds the per-line
+    results and never the text; its lines are read back while the document is in use."""
+    with FileLines(path, max_bytes) as lines:
+        yield Document.streamed(lines, options_for(path, pi_version))
 
 
 def apply_changes(doc: Document, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: Encoding) -> None:

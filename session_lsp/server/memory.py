@@ -11,6 +11,7 @@ import ctypes
 from collections.abc import Callable
 
 from ..analysis import Document
+from ..analysis.line_store import LineStore
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
@@ -27,6 +28,7 @@ def settle(doc: Document) -> None:
     """Compress the lines no request is reading (`LineStore.compact`) and return freed pages to the system, which
     also undoes the heap growth a relink leaves behind (the old link model freed among new objects). Both are cheap
     when there is nothing to do: about a millisecond on a 100,000-line file."""
-    doc.lines.compact()
+    if isinstance(doc.lines, LineStore):
+        doc.lines.compact()
     if _TRIM is not None:
         _TRIM(0)

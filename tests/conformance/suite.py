@@ -28,10 +28,10 @@ from typing import Any
 
 import msgspec
 
-from session_lsp.analysis import Options, Severity, Span, analyze
+from session_lsp.analysis import Options, Severity
+from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.context import build_context
 from session_lsp.analysis.features.views import elyra_view
-from session_lsp.analysis.text import decode_bytes
 
 from . import mutants
 from .mutants import ROOT, Mutant
@@ -94,8 +94,7 @@ class Prediction(msgspec.Struct):
 
 def predict(data: bytes, name: str, release: str) -> Prediction:
     """session-lsp's core, in-process: diagnostics, active path and model context for the release."""
-    text, bad = decode_bytes(data)
-    document = analyze(text, Options(path=name, pi_version=release), [Span(line, s, line, e) for line, s, e in bad])
+    document = analyze_bytes(data, Options(path=name, pi_version=release))
     model = elyra_view(document)
     if model is None:
         return Prediction(document.diagnostics(), 0, [])

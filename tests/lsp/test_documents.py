@@ -7,6 +7,7 @@ import pytest
 from lsprotocol import types
 
 from session_lsp.analysis import Document
+from session_lsp.analysis.line_store import LineStore
 from session_lsp.analysis.text import Encoding
 from session_lsp.server.documents import apply_changes
 from session_lsp.server.memory import settle
@@ -57,9 +58,11 @@ def test_settling_compresses_the_lines_and_keeps_them() -> None:
     text = "\n".join([header, *(f'{{"type":"custom","id":"{n:08x}","data":"{LINE}"}}' for n in range(500))]) + "\n"
     doc = Document(text)
     before = doc.diagnostics()
-    assert all(block.data is None for block in doc.lines._blocks)
+    store = doc.lines
+    assert isinstance(store, LineStore)
+    assert all(block.data is None for block in store._blocks)
     settle(doc)
-    assert all(block.data is not None and block.lines is None for block in doc.lines._blocks)
+    assert all(block.data is not None and block.lines is None for block in store._blocks)
     assert doc.text == text and doc.lines[250] == text.split("\n")[250]
     apply_changes(doc, [_change(250, 0, 250, 1, "[")], Encoding.UTF16)
     settle(doc)  # the edited block stays decompressed while it is in use

@@ -48,6 +48,12 @@ def _analysis(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) ->
     }
 
 
+def _analyze_path(path: str, pi_version: str | None, max_bytes: int, rules: RuleFilter,
+                  encoding: Encoding) -> dict[str, Any]:
+    with read_file(path, pi_version, max_bytes) as doc:
+        return _analysis(doc, from_fs_path(path) or path, rules, encoding)
+
+
 async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
     """Analyse a file on disk without opening it: for files too large for the editor to sync (VS Code does not
     sync files over 50 MB) and for tree views of files that are not open."""
@@ -56,14 +62,14 @@ async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
         raise JsonRpcInvalidParams("expected {path: string}")
     await ls.settings_loaded()
     try:
-        doc = await ls.run(read_file, path, ls.settings.pi_version, ls.settings.analyze_file_max_bytes)
+        return await ls.run(_analyze_path, path, ls.settings.pi_version, ls.settings.analyze_file_max_bytes, ls.rules,
+                            ls.encoding)
     except NotReadable as error:
         raise JsonRpcException(f"{path} is not analysed: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)",
                                code=types.LSPErrorCodes.RequestFailed.value) from error
     except OSError as error:
         raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
                                code=types.LSPErrorCodes.RequestFailed.value) from error
-    return await ls.run(_analysis, doc, from_fs_path(path) or path, ls.rules, ls.encoding)
 
 
 async def tree(ls: SessionServer, params: Any) -> dict[str, Any] | None:
