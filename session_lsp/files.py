@@ -8,6 +8,7 @@ import os
 import stat
 from array import array
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from types import TracebackType
 from typing import overload
 
@@ -86,25 +87,36 @@ class FileLines(StreamedLines):
         if self._streamed:
             raise RuntimeError("a file's lines are streamed once; read them back by number")
         self._streamed = True
-        starts, size, pending = self._starts, 0, bytearray()
+        size, pending = 0, bytearray()
         while chunk := os.read(self._descriptor, self._chunk):
             size += len(chunk)
             if self._max_bytes is not None and size > self._max_bytes:
                 raise NotReadable(f"grew past the limit of {self._max_bytes} bytes while being read")
-            pieces = chunk.split(b"\n")
-            if len(pieces) == 1:
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
                 pending += chunk  # a line longer than a chunk is put together in place, not copied again each time
                 continue
-            if pending:
-                pending += pieces[0]
-                pieces[0] = bytes(pending)
-                pending.clear()
-            pending += pieces.pop()
-            for raw in pieces:
-                starts.append(starts[-1] + len(raw) + 1)
-                yield self._decode(len(starts) - 2, raw)
+            pending += chunk[:cut]
+            block = bytes(pending)
+            pending[:] = chunk[cut + 1 :]
+            yield from self._lines(block)
         self._end = size
-        yield self._decode(len(starts) - 1, bytes(pending))
+        yield from self._lines(bytes(pending), last=True)
+
+    def _lines(self, block: bytes, last: bool = False) -> list[str]:
+        """The lines of `block` (whole lines, "\\n" between them), decoded at once unless some are not UTF-8; their
+        starts are recorded (the one after `block` too, unless it is the file's last line)."""
+        number = len(self._starts) - 1
+        raws = block.split(b"\n")
+        lengths = accumulate((len(raw) + 1 for raw in raws), initial=self._starts[-1])
+        next(lengths)
+        self._starts.extend(lengths)
+        if last:
+            self._starts.pop()
+        try:
+            return block.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            return [self._decode(number + offset, raw) for offset, raw in enumerate(raws)]
 
     def _decode(self, number: int, raw: bytes) -> str:
         line, columns = decode_line(raw)
