@@ -10,7 +10,6 @@ from array import array
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
 from types import TracebackType
-from typing import overload
 
 from .analysis import Span
 from .analysis.document import StreamedLines
@@ -126,20 +125,7 @@ class FileLines(StreamedLines):
     def __len__(self) -> int:
         return len(self._starts)
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self[number] for number in range(*index.indices(len(self)))]
-        count = len(self._starts)
-        if index < 0:
-            index += count
-        if not 0 <= index < count:
-            raise IndexError(index)
+    def _read(self, index: int) -> str:
         start = self._starts[index]
-        end = self._starts[index + 1] - 1 if index + 1 < count else self._end
+        end = self._starts[index + 1] - 1 if index + 1 < len(self._starts) else self._end
         return decode_line(os.pread(self._descriptor, end - start, start))[0]

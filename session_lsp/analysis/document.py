@@ -23,7 +23,7 @@ import msgspec
 from .anchors import AnchorResolver
 from .detect import BOM, DETECTION_HORIZON, FormatInfo, Kind, detect
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
-from .line_store import LineStore
+from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
 from .results import FormatAnalyzer, LineResult, Linked, Options
@@ -79,7 +79,7 @@ def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
     return PlainAnalyzer(info, options)
 
 
-class StreamedLines(Sequence[str]):
+class StreamedLines(Lines):
     """A file's lines as `Document.streamed` reads them: `stream()` hands them over once, in order, split at "\\n"
     as `split_lines` splits a text; afterwards any line can be read back by number, and `invalid_utf8` says where
     invalid UTF-8 was replaced. The reading is the caller's (the CLI's file reader): the core does no I/O."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import zlib
+from abc import abstractmethod
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
@@ -58,7 +59,31 @@ class _Block:
         """The lines as strings: while the block is hot, or before it is first compacted."""
 
 
-class LineStore(Sequence[str]):
+class Lines(Sequence[str]):
+    """A sequence of lines that reads one line at a time (`_read`): negative numbers and slices are handled here."""
+
+    @abstractmethod
+    def _read(self, index: int) -> str:
+        """Line `index`, known to be in range."""
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        size = len(self)
+        if isinstance(index, slice):
+            return [self._read(number) for number in range(*index.indices(size))]
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("line index out of range")
+        return self._read(index)
+
+
+class LineStore(Lines):
     def __init__(self, lines: Iterable[str] = ("",), hot: int = HOT) -> None:
         self._hot_size = hot
         self._lock = threading.Lock()
@@ -77,22 +102,10 @@ class LineStore(Sequence[str]):
     def __len__(self) -> int:
         return self._size
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            return [self[number] for number in range(*index.indices(self._size))]
-        if index < 0:
-            index += self._size
+    def _read(self, index: int) -> str:
         start, stop, lines = self._last
         if start <= index < stop:
             return lines[index - start]
-        if not 0 <= index < self._size:
-            raise IndexError("line index out of range")
         with self._lock:
             at, offset = self._locate(index)
             block = self._blocks[at]
