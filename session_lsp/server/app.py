@@ -269,8 +269,15 @@ class SessionServer(LanguageServer):
         return self.settings.rules
 
     async def settings_changed(self, new: Settings) -> None:
+        """Settings equal to the current ones change nothing: a client that answers workspace/configuration twice
+        at start (after `initialized` and after its first didChangeConfiguration) must not make a publish in flight
+        look stale, since no new publish would follow it."""
         first = not self._settings_ready.is_set()
-        old, self.settings = self.settings, new
+        old = self.settings
+        if new == old:
+            self._settings_ready.set()
+            return
+        self.settings = new
         if new.pi_version != old.pi_version:
             # every open document is analysed again for the new target before any diagnostics go out
             for entry in self.store:
@@ -278,8 +285,6 @@ class SessionServer(LanguageServer):
                     if entry.doc is not None and not entry.closed:
                         await self.run(retarget, entry.uri, entry.doc, new.pi_version)
         self._settings_ready.set()
-        if new == old:
-            return
         self.settings_generation += 1
         if self.pull:
             refresh = self.client_capabilities.workspace and self.client_capabilities.workspace.diagnostics

@@ -77,7 +77,7 @@ class Publisher:
             assert entry.doc is not None
             version, rules = entry.version, server.rules
             items = await server.run(for_client, entry.doc, entry.uri, rules, server.encoding)
-        if entry.closed or version != entry.latest or rules is not server.rules:
+        if entry.closed or version != entry.latest or rules != server.rules:  # else a newer publish follows
             return
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(entry.uri, items, version=version))
         server.settle_later(entry)
