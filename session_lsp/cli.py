@@ -25,7 +25,7 @@ from .analysis.document import analyze_bytes
 from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
-from .files import FileLines, NotReadable, read_regular
+from .files import FileLines, NotReadable
 
 EXIT_CLEAN = 0
 EXIT_FOUND = 1
@@ -129,14 +129,6 @@ def _walk(root: str, problems: list[str]) -> Iterator[str]:
                 yield os.path.join(folder, name)
 
 
-def read(source: Source) -> bytes:
-    """All of standard input, or of a file (see `opened`)."""
-    if source.path is None:
-        return sys.stdin.buffer.read()
-    with _readable(source.path):
-        return read_regular(source.path)
-
-
 @contextmanager
 def _readable(path: str) -> Iterator[None]:
     """A file that cannot be read is a UsageError for that file, whether opening or reading it failed."""
@@ -149,11 +141,12 @@ def _readable(path: str) -> Iterator[None]:
 
 
 @contextmanager
-def opened(source: Source, options: Options) -> Iterator[Document]:
+def opened(source: Source, options: Options, data: bytes | None = None) -> Iterator[Document]:
     """The analysis of a source: a file is streamed (`Document.streamed`: its text is never held, its lines are
-    read back while the document is open), standard input read whole."""
+    read back while the document is open); standard input is read whole, unless the parent already read it
+    (`data`, for a worker)."""
     if source.path is None:
-        yield analyze_bytes(read(source), options)
+        yield analyze_bytes(sys.stdin.buffer.read() if data is None else data, options)
         return
     with _readable(source.path), FileLines(source.path) as lines:
         yield Document.streamed(lines, options)
@@ -262,9 +255,7 @@ def check_one(settings: CheckSettings, source: Source, data: bytes | None = None
     options = Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
                       pi_version=settings.pi_version)
     try:
-        if data is not None:
-            return _checked(settings, analyze_bytes(data, options))
-        with opened(source, options) as document:
+        with opened(source, options, data) as document:
             return _checked(settings, document)
     except UsageError as error:
         return str(error)

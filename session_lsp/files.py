@@ -1,6 +1,6 @@
 """Reading a session file from a path a user or an editor names: the CLI's `check` and the server's
-`sessionLsp/analyzeFile` share it, so both refuse the same things the same way, and both stream: a file is read in
-chunks and its text is never held whole (`FileLines`)."""
+`sessionLsp/analyzeFile` share it, so both refuse the same things the same way, and both stream it: a file is read
+in chunks and its text is never held whole (`FileLines`)."""
 
 from __future__ import annotations
 
@@ -38,16 +38,6 @@ def open_regular(path: str, max_bytes: int | None = None) -> int:
         os.close(descriptor)
         raise
     return descriptor
-
-
-def read_regular(path: str, max_bytes: int | None = None) -> bytes:
-    """The bytes of the regular file at `path` (see `open_regular`). With `max_bytes`, the read stops one byte past
-    the limit, so a file that grows meanwhile cannot take more."""
-    with open(open_regular(path, max_bytes), "rb") as handle:
-        data = handle.read() if max_bytes is None else handle.read(max_bytes + 1)
-    if max_bytes is not None and len(data) > max_bytes:
-        raise NotReadable(f"grew past the limit of {max_bytes} bytes while being read")
-    return data
 
 
 class FileLines(StreamedLines):
