@@ -95,8 +95,8 @@ def test_only_a_regular_file_is_opened(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(NotReadable, match="not a regular file"):
         FileLines(str(fifo))
+    (tmp_path / "big.jsonl").write_bytes(b"{}\n" * 100)
     with pytest.raises(NotReadable, match="over the limit"):
-        (tmp_path / "big.jsonl").write_bytes(b"{}\n" * 100)
         FileLines(str(tmp_path / "big.jsonl"), max_bytes=10)
 
 
