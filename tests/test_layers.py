@@ -106,3 +106,43 @@ def test_imports_only_go_down(module: str) -> None:
 ])
 def test_an_upward_import_is_seen(module: str, source: str, bad: bool) -> None:
     assert bool(_violations(module, _imports(module, source))) is bad
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import circle, as the modules on it (Tarjan's strongly connected components of more than one module)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = [stack.pop()]
+            while component[-1] != module:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_import_circle_even_for_type_checking() -> None:
+    """Inside a floor modules may import each other, but never in a circle: `if TYPE_CHECKING:` imports count, since
+    a circle there still means neither module can be read without the other."""
+    graph = {module: (_imports(module) & MODULES.keys()) - {module, ""} for module in MODULES}
+    assert _circles(graph) == []
+
+
+def test_a_circle_is_seen() -> None:
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -7,7 +7,8 @@ the version they were computed for, and are dropped if the client has sent a new
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar
 
 from lsprotocol import types
 
@@ -16,9 +17,6 @@ from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding
 from . import convert
 from .documents import OpenDocument
-
-if TYPE_CHECKING:
-    from .app import SessionServer
 
 HIDDEN = frozenset({"SLS001"})
 """Codes the server never shows: a file that is not a session stays quiet in the editor."""
@@ -40,8 +38,27 @@ def result_id(entry: OpenDocument, generation: int) -> str:
     return f"{entry.version}.{generation}"
 
 
+T = TypeVar("T")
+
+
+class Host(Protocol):
+    """What the publisher needs from the server: named here, so that this module never imports the server that
+    owns it (app.py imports this one)."""
+
+    @property
+    def store(self) -> Iterable[OpenDocument]: ...
+    @property
+    def rules(self) -> RuleFilter: ...
+    @property
+    def encoding(self) -> Encoding: ...
+    async def settings_loaded(self) -> None: ...
+    async def run(self, fn: Callable[..., T], *args: Any) -> T: ...
+    def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None: ...
+    def settle_later(self, entry: OpenDocument) -> None: ...
+
+
 class Publisher:
-    def __init__(self, server: SessionServer) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self.delay = DEFAULT_DELAY
         self._timers: dict[str, asyncio.TimerHandle] = {}
