@@ -72,6 +72,8 @@ class TurnNode(msgspec.Struct, frozen=True, gc=False, tag_field="kind", tag="tur
 
 
 class ElyraTree(msgspec.Struct, frozen=True, gc=False):
+    """An Elyra session: every entry, the active path and the leaf."""
+
     format: str
     version: int | None
     label: str
@@ -86,6 +88,8 @@ class ElyraTree(msgspec.Struct, frozen=True, gc=False):
 
 
 class ThndrsTree(msgspec.Struct, frozen=True, gc=False):
+    """A thndrs session: its turns and the records outside them."""
+
     format: str
     version: int | None
     label: str
@@ -106,6 +110,8 @@ class OtherTree(msgspec.Struct, frozen=True, gc=False):
 
 
 class ElyraMessage(msgspec.Struct, frozen=True, gc=False):
+    """A message pi sends to the model."""
+
     role: str
     text: str
     line: int | None
@@ -114,12 +120,16 @@ class ElyraMessage(msgspec.Struct, frozen=True, gc=False):
 
 
 class ThndrsMessage(msgspec.Struct, frozen=True, gc=False):
+    """A text of the turn."""
+
     role: str
     text: str
     line: int
 
 
 class ElyraContext(msgspec.Struct, frozen=True, gc=False):
+    """What pi sends from a leaf."""
+
     format: str
     version: int | None
     label: str
@@ -138,6 +148,8 @@ class TurnContext(msgspec.Struct, frozen=True, gc=False):
 
 
 class AnalyzeFileResult(msgspec.Struct, frozen=True, gc=False):
+    """A file on disk analysed without opening it: its diagnostics and its tree."""
+
     format: str
     """The format's label ("Elyra v3")."""
     kind: str
