@@ -4,8 +4,8 @@ vscode-extension/src/protocol.ts is generated from (`python tools/gen_protocol_t
 fails when the two differ). Lines are 0-based. Every field is always sent, null included: a key is absent only
 where one variant of a union has no such field (an Elyra node has no `kind`, a thndrs turn no `children`).
 
-A tree can hold a million nodes, so it is encoded in parts (`array`, `spliced`) and sent as they are, never held
-as one list of Python values or copied into the message around it.
+A tree can hold a million nodes, so it is encoded in parts (`array`, `around_last`) and sent as they are, never
+held as one list of Python values or copied into the message around it.
 """
 
 from __future__ import annotations
@@ -170,30 +170,27 @@ UNIONS: dict[str, tuple[type[msgspec.Struct], ...]] = {
 in all of them: required; else optional)."""
 
 
-def array(items: Iterable[msgspec.Struct], encoder: msgspec.json.Encoder | None = None) -> bytearray:
-    """A JSON array of `items`, built and encoded CHUNK at a time into one buffer."""
+def array(items: Iterable[msgspec.Struct], encoder: msgspec.json.Encoder | None = None) -> list[Buffer]:
+    """A JSON array of `items` in parts, CHUNK items built and encoded at a time. Each part is exact: no buffer
+    grows (and over-allocates) to the whole array's size."""
     encoder = encoder or msgspec.json.Encoder()
-    out = bytearray(b"[")
+    parts: list[Buffer] = []
     iterator: Iterator[msgspec.Struct] = iter(items)
     while chunk := list(islice(iterator, CHUNK)):
-        start = len(out)
-        encoder.encode_into(chunk, out, -1)
-        # the chunk's own brackets go: its '[' becomes the comma after the previous chunk, its ']' is dropped
-        if start == 1:
-            del out[start]
-        else:
-            out[start] = ord(",")
-        del out[-1]
-    out += b"]"
-    return out
+        parts += (b",", memoryview(encoder.encode(chunk))[1:-1])
+    if not parts:
+        return [b"[]"]
+    parts[0] = b"["
+    parts.append(b"]")
+    return parts
 
 
-def spliced(value: msgspec.Struct, last: list[Buffer]) -> list[Buffer]:
-    """`value` as JSON in parts, with `last` (the parts of one JSON value) in place of its last field's value, which
-    is then only a placeholder: a large member is encoded once where it is, never copied into its parent."""
+def around_last(value: msgspec.Struct) -> tuple[bytes, bytes]:
+    """`value`'s JSON before and after its last field's value, which is only a placeholder: a large member is
+    encoded in parts where it goes, never copied into its parent, and `value` is gone before that member is built."""
     placeholder = msgspec.json.encode(getattr(value, value.__struct_fields__[-1]))
     whole = msgspec.json.encode(value)
     end = len(whole) - len(placeholder) - 1
     if whole[end:] != placeholder + b"}":
         raise ValueError(f"{type(value).__name__} does not end with its last field")
-    return [whole[:end], *last, b"}"]
+    return whole[:end], b"}"

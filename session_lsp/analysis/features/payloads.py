@@ -26,8 +26,8 @@ from ..payload_types import (
     ThndrsTree,
     TurnContext,
     TurnNode,
+    around_last,
     array,
-    spliced,
 )
 from ..thndrs.model import ThndrsModel, Turn
 from . import excerpt, turns
@@ -55,14 +55,14 @@ def tree(doc: Document) -> dict[str, Any]:
 
 
 def _elyra_tree(doc: Document, model: ElyraModel) -> list[Buffer]:
-    head = ElyraTree(doc.format.kind.value, doc.format.version, doc.format.label, len(model.entry_lines),
-                     model.header_line, model.leaf, list(model.active_path), list(model.roots), model.session_name,
-                     [])
-    return spliced(head, [array(_elyra_nodes(doc, model))])
+    before, after = around_last(ElyraTree(
+        doc.format.kind.value, doc.format.version, doc.format.label, len(model.entry_lines), model.header_line,
+        model.leaf, list(model.active_path), list(model.roots), model.session_name, []))
+    return [before, *array(_elyra_nodes(doc, model)), after]
 
 
 def _elyra_nodes(doc: Document, model: ElyraModel) -> Iterator[ElyraNode]:
-    active = set(model.active_path)
+    active = model.active_path  # an O(1) membership test, where a set of a million lines would take 60 MB
     labels = {model.by_id[target]: label for target, (label, _) in model.labels.items() if target in model.by_id}
     results, facts_of, parent_of = doc.results, model.line_facts, model.parent_of
     first_child, next_sibling = model.first_child, model.next_sibling
@@ -83,9 +83,10 @@ def _elyra_nodes(doc: Document, model: ElyraModel) -> Iterator[ElyraNode]:
 def _thndrs_tree(doc: Document, model: ThndrsModel) -> list[Buffer]:
     last_line = {turn_id: turn.lines[-1] for turn_id, turn in model.turns.items() if turn.lines}
     groups = turns.groups(doc.results, last_line)
-    head = ThndrsTree(doc.format.kind.value, doc.format.version, doc.format.label,
-                      sum(len(group.lines) for group in groups), model.session_id, model.title, [])
-    return spliced(head, [array(_thndrs_nodes(doc, model, groups))])
+    before, after = around_last(ThndrsTree(doc.format.kind.value, doc.format.version, doc.format.label,
+                                           sum(len(group.lines) for group in groups), model.session_id, model.title,
+                                           []))
+    return [before, *array(_thndrs_nodes(doc, model, groups)), after]
 
 
 def _thndrs_nodes(doc: Document, model: ThndrsModel, groups: list[turns.Group]) -> Iterator[TurnNode | RecordNode]:

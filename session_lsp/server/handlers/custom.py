@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
 from ...analysis import Document, features
-from ...analysis.payload_types import ANALYZE_FILE, CONTEXT, TREE, AnalyzeFileResult, spliced
+from ...analysis.payload_types import ANALYZE_FILE, CONTEXT, TREE, AnalyzeFileResult, around_last
 from ...analysis.rule_filter import RuleFilter
 from ...analysis.text import Encoding
 from ...files import NotReadable
@@ -38,9 +38,9 @@ def _uri(params: Any) -> str:
 
 def _analysis(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> Encoded:
     diagnostics = msgspec.json.encode(convert.to_json(for_client(doc, uri, rules, encoding), list[types.Diagnostic]))
-    head = AnalyzeFileResult(doc.format.label, doc.format.kind.value, doc.format.version, msgspec.Raw(diagnostics),
-                             msgspec.Raw(b"null"))
-    return Encoded(spliced(head, features.encode_tree(doc)))
+    before, after = around_last(AnalyzeFileResult(doc.format.label, doc.format.kind.value, doc.format.version,
+                                                  msgspec.Raw(diagnostics), msgspec.Raw(b"null")))
+    return Encoded([before, *features.encode_tree(doc), after])
 
 
 def _analyze_path(path: str, pi_version: str | None, max_bytes: int, rules: RuleFilter, encoding: Encoding) -> Encoded:
