@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).parent.parent / "session_lsp"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("analysis.text", "analysis.diagnostics", "analysis.forwarding", "analysis.jsonscan"),
+    ("analysis.text", "analysis.diagnostics", "analysis.forwarding", "analysis.jsonscan", "analysis.payload_types"),
     ("analysis.lines", "analysis.registry", "analysis.line_store"),
     ("analysis.detect", "analysis.validate", "analysis.results", "analysis.rule_filter"),
     ("analysis.anchors", "analysis.plain"),

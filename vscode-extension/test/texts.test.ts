@@ -5,15 +5,15 @@ import { contextText } from "../src/contextText";
 import { formatName, statusText } from "../src/statusText";
 
 test("status: format label, entries, counts", () => {
-  assert.equal(statusText({ label: "Elyra v3", entry_count: 1234 }, 2, 1), "$(list-tree) Elyra v3 · 1,234 entries · $(error) 2 $(warning) 1");
-  assert.equal(statusText({ format: "thndrs", entry_count: 1 }, 0, 0), "$(list-tree) thndrs · 1 entry · $(error) 0 $(warning) 0");
+  assert.equal(statusText({ format: "elyra", version: 3, label: "Elyra v3", entry_count: 1234, nodes: [] }, 2, 1), "$(list-tree) Elyra v3 · 1,234 entries · $(error) 2 $(warning) 1");
+  assert.equal(statusText({ format: "thndrs", version: null, label: "", entry_count: 1, nodes: [] }, 0, 0), "$(list-tree) thndrs · 1 entry · $(error) 0 $(warning) 0");
   assert.equal(formatName(undefined), "session");
-  assert.equal(formatName({ format: "elyra", version: 2 }), "elyra v2");
+  assert.equal(formatName({ format: "elyra", version: 2, label: "", entry_count: 0, nodes: [] }), "elyra v2");
 });
 
 test("context: numbered messages with their lines and notes", () => {
   const text = contextText(
-    { label: "Elyra v3", leaf: 4, messages: [{ role: "user", text: "hi", line: 1, note: "" }, { role: "user", text: "earlier work", line: 3, note: "compaction summary" }] },
+    { format: "elyra", version: 3, label: "Elyra v3", leaf: 4, messages: [{ role: "user", text: "hi", line: 1, note: "" }, { role: "user", text: "earlier work", line: 3, note: "compaction summary" }] },
     "s.jsonl",
     4,
   );
@@ -25,7 +25,7 @@ test("context: numbered messages with their lines and notes", () => {
 });
 
 test("context: a line that is not an entry says whose context it is", () => {
-  const text = contextText({ leaf: 7, messages: [] }, "s.jsonl", 0);
+  const text = contextText({ format: "elyra", version: 3, label: "", leaf: 7, messages: [] }, "s.jsonl", 0);
   assert.match(text, /Line 1 is not an entry; this is the context from the active leaf, line 8\./);
   assert.match(text, /Nothing is sent from here\./);
 });

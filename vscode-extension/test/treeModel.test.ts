@@ -5,11 +5,11 @@ import type { TreeNode, TreeResult } from "../src/protocol";
 import { ViewNode, build, description, title } from "../src/treeModel";
 
 /** Elyra nodes as payloads.tree sends them: children from the parents, in the order given. */
-function elyra(pairs: Array<[number, number | null]>, extra: Partial<TreeResult> = {}): TreeResult {
+function elyra(pairs: Array<[number, number | null]>, extra: Pick<TreeResult, "leaf" | "active_path" | "roots"> = {}): TreeResult {
   const nodes: TreeNode[] = pairs.map(([line, parent]) => ({ line, parent, role: "user", title: `user: entry ${line}`, children: [] }));
   const byLine = new Map(nodes.map((n) => [n.line, n]));
   for (const n of nodes) if (n.parent !== null && n.parent !== undefined && n.parent !== n.line) byLine.get(n.parent)?.children!.push(n.line);
-  return { format: "elyra", nodes, ...extra };
+  return { format: "elyra", version: 3, label: "Elyra v3", entry_count: nodes.length, nodes, ...extra };
 }
 
 function shape(nodes: ViewNode[]): unknown[] {
@@ -50,6 +50,9 @@ test("several roots each become a head; entries on a parent loop are still liste
 test("thndrs turns hold their records; the cursor maps to the record", () => {
   const model = build({
     format: "thndrs",
+    version: 1,
+    label: "thndrs",
+    entry_count: 3,
     nodes: [
       { kind: "record", line: 0, type: "session_meta", title: "session_meta" },
       { kind: "turn", id: "turn-1", line: 1, title: "user: hello", settled: false, records: [{ line: 1, type: "user", title: "user: hello" }, { line: 2, type: "tool_started", title: "bash" }] },
@@ -73,9 +76,9 @@ test("a 100,000-entry chain and a 20,000-deep comb build without recursion", () 
 });
 
 test("titles are the server's, on one line; labels and the leaf show in the description", () => {
-  const model = build({ nodes: [{ line: 0, parent: null, title: "user: fix the\n  parser  please", label: "start", children: [] }], leaf: 0 });
+  const model = build({ format: "elyra", version: 3, label: "Elyra v3", entry_count: 1, nodes: [{ line: 0, parent: null, title: "user: fix the\n  parser  please", label: "start", children: [] }], leaf: 0 });
   const only = model.byLine.get(0)!;
   assert.equal(title(only.entry), "user: fix the parser please");
   assert.equal(description(only), "🏷 start  ● active leaf  line 1");
-  assert.equal(title({ line: 3, parent: null, type: "model_change" }), "model_change");
+  assert.equal(title({ line: 3, parent: null, type: "model_change", title: "" }), "model_change");
 });

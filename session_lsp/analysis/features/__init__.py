@@ -32,8 +32,10 @@ Signatures (all re-exported here):
   touch `span` (ELY002 split, ELY042 re-parent, ELY040 re-id, ELY024 role rename, THN030–033 renumber seq).
 * `code_lenses(doc) -> list[CodeLens]` — branch points (how many branches, which is active) and the leaf.
 * `inlay_hints(doc, start_line, end_line) -> list[InlayHint]` — the same facts at the end of lines in the range.
-* `tree(doc) -> dict` — the JSON payload of the `sessionLsp/tree` request.
-* `context(doc, line) -> dict` — the JSON payload of `sessionLsp/context` (what the agent sends from that leaf).
+* `encode_tree(doc) -> list[bytes-like]` — the JSON of the `sessionLsp/tree` request, in parts (the Structs of
+  `payload_types`); `tree(doc) -> dict` is the same payload as JSON values.
+* `encode_context(doc, line) -> bytes` — the JSON of `sessionLsp/context` (what the agent sends from that leaf);
+  `context(doc, line) -> dict` is the same payload as JSON values.
 """
 
 from .actions import code_actions
@@ -42,7 +44,7 @@ from .folding import folding_ranges
 from .hover import hover
 from .lenses import code_lenses, inlay_hints
 from .navigation import definition, prepare_rename, references, rename
-from .payloads import context, tree
+from .payloads import context, encode_context, encode_tree, tree
 from .selection import selection_ranges
 from .symbols import document_symbols
 from .types import (
@@ -63,6 +65,6 @@ from .types import (
 __all__ = [
     "CodeAction", "CodeLens", "CompletionItem", "FoldingRange", "Hover", "InlayHint", "Location", "PrepareRename",
     "RenameError", "SelectionRange", "Symbol", "TextEdit", "code_actions", "code_lenses", "completions", "context",
-    "definition", "document_symbols", "folding_ranges", "hover", "inlay_hints", "prepare_rename", "references",
-    "rename", "selection_ranges", "tree",
+    "definition", "document_symbols", "encode_context", "encode_tree", "folding_ranges", "hover", "inlay_hints",
+    "prepare_rename", "references", "rename", "selection_ranges", "tree",
 ]

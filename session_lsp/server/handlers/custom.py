@@ -1,29 +1,28 @@
 """Our own requests: `sessionLsp/analyzeFile`, `sessionLsp/tree`, `sessionLsp/context`.
 
 pygls hands unknown methods' params over as namedtuples (or dicts), so fields are read defensively and a bad
-request gets InvalidParams rather than an internal error.
+request gets InvalidParams rather than an internal error. Results go out as `Encoded` JSON, the Structs of
+`analysis.payload_types` encoded by the features (a tree in parts), so pygls never serializes a large tree again.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
 from ...analysis import Document, features
+from ...analysis.payload_types import ANALYZE_FILE, CONTEXT, TREE, AnalyzeFileResult, around_last
 from ...analysis.rule_filter import RuleFilter
 from ...analysis.text import Encoding
 from ...files import NotReadable
 from .. import convert
-from ..app import SessionServer
+from ..app import Encoded, SessionServer
 from ..diagnostics import for_client
 from ..documents import read_file
-
-ANALYZE_FILE = "sessionLsp/analyzeFile"
-TREE = "sessionLsp/tree"
-CONTEXT = "sessionLsp/context"
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -37,24 +36,19 @@ def _uri(params: Any) -> str:
     return uri
 
 
-def _analysis(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> dict[str, Any]:
-    diagnostics = for_client(doc, uri, rules, encoding)
-    return {
-        "format": doc.format.label,
-        "kind": doc.format.kind.value,
-        "version": doc.format.version,
-        "diagnostics": convert.to_json(diagnostics, list[types.Diagnostic]),
-        "tree": features.tree(doc),
-    }
+def _analysis(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> Encoded:
+    diagnostics = msgspec.json.encode(convert.to_json(for_client(doc, uri, rules, encoding), list[types.Diagnostic]))
+    before, after = around_last(AnalyzeFileResult(doc.format.label, doc.format.kind.value, doc.format.version,
+                                                  msgspec.Raw(diagnostics), msgspec.Raw(b"null")))
+    return Encoded([before, *features.encode_tree(doc), after])
 
 
-def _analyze_path(path: str, pi_version: str | None, max_bytes: int, rules: RuleFilter,
-                  encoding: Encoding) -> dict[str, Any]:
+def _analyze_path(path: str, pi_version: str | None, max_bytes: int, rules: RuleFilter, encoding: Encoding) -> Encoded:
     with read_file(path, pi_version, max_bytes) as doc:
         return _analysis(doc, from_fs_path(path) or path, rules, encoding)
 
 
-async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
+async def analyze_file(ls: SessionServer, params: Any) -> Encoded:
     """Analyse a file on disk without opening it: for files too large for the editor to sync (VS Code does not
     sync files over 50 MB) and for tree views of files that are not open."""
     path = _get(params, "path")
@@ -72,15 +66,19 @@ async def analyze_file(ls: SessionServer, params: Any) -> dict[str, Any]:
                                code=types.LSPErrorCodes.RequestFailed.value) from error
 
 
-async def tree(ls: SessionServer, params: Any) -> dict[str, Any] | None:
-    return await ls.read(_uri(params), features.tree)
+def _tree(doc: Document) -> Encoded:
+    return Encoded(features.encode_tree(doc))
 
 
-def _context(doc: Document, line: int) -> dict[str, Any]:
-    return features.context(doc, line)
+async def tree(ls: SessionServer, params: Any) -> Encoded | None:
+    return await ls.read(_uri(params), _tree)
 
 
-async def context(ls: SessionServer, params: Any) -> dict[str, Any] | None:
+def _context(doc: Document, line: int) -> Encoded:
+    return Encoded([features.encode_context(doc, line)])
+
+
+async def context(ls: SessionServer, params: Any) -> Encoded | None:
     line = _get(params, "line")
     if line is None:
         line = _get(_get(params, "position"), "line")

@@ -1,0 +1,196 @@
+"""The JSON of our own requests (`sessionLsp/tree`, `sessionLsp/context`, `sessionLsp/analyzeFile`) as msgspec
+Structs: the one definition `features/payloads.py` builds, the server encodes and
+vscode-extension/src/protocol.ts is generated from (`python tools/gen_protocol_ts.py`; tests/test_protocol_ts.py
+fails when the two differ). Lines are 0-based. Every field is always sent, null included: a key is absent only
+where one variant of a union has no such field (an Elyra node has no `kind`, a thndrs turn no `children`).
+
+A tree can hold a million nodes, so it is encoded in parts (`array`, `around_last`) and sent as they are, never
+held as one list of Python values or copied into the message around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import Annotated
+
+import msgspec
+
+TREE = "sessionLsp/tree"
+CONTEXT = "sessionLsp/context"
+ANALYZE_FILE = "sessionLsp/analyzeFile"
+METHODS = {"tree": TREE, "context": CONTEXT, "analyzeFile": ANALYZE_FILE}
+"""The custom methods by the name the extension calls them."""
+
+Buffer = bytes | bytearray | memoryview
+CHUNK = 4096
+"""Nodes built and encoded at a time: a tree's nodes never live as Python objects all at once."""
+
+
+def ts(declared: str) -> msgspec.Meta:
+    """The TypeScript type of a field whose value is JSON encoded elsewhere (msgspec.Raw)."""
+    return msgspec.Meta(extra={"ts": declared})
+
+
+class ElyraNode(msgspec.Struct, frozen=True, gc=False):
+    """An Elyra entry."""
+
+    id: str | None
+    line: int
+    type: str | None
+    role: str | None
+    title: str
+    label: str | None
+    parent: int | None
+    """The parent entry's line, null for a root (also for a dangling or self parent)."""
+    children: list[int]
+    """The children's lines, the active branch first."""
+    on_active_path: bool
+    is_leaf: bool
+
+
+class ThndrsRecord(msgspec.Struct, frozen=True, gc=False):
+    """A thndrs record inside a turn."""
+
+    line: int
+    type: str | None
+    title: str
+
+
+class RecordNode(ThndrsRecord, frozen=True, gc=False, tag_field="kind", tag="record"):
+    """A thndrs record outside every turn."""
+
+
+class TurnNode(msgspec.Struct, frozen=True, gc=False, tag_field="kind", tag="turn"):
+    """A thndrs turn, its records inside."""
+
+    id: str
+    line: int
+    title: str
+    settled: bool
+    records: list[ThndrsRecord]
+
+
+class ElyraTree(msgspec.Struct, frozen=True, gc=False):
+    """An Elyra session: every entry, the active path and the leaf."""
+
+    format: str
+    version: int | None
+    label: str
+    entry_count: int
+    header_line: int | None
+    leaf: int | None
+    """The line of the active leaf."""
+    active_path: list[int]
+    roots: list[int]
+    session_name: str | None
+    nodes: list[ElyraNode]
+
+
+class ThndrsTree(msgspec.Struct, frozen=True, gc=False):
+    """A thndrs session: its turns and the records outside them."""
+
+    format: str
+    version: int | None
+    label: str
+    entry_count: int
+    session_id: str | None
+    title: str | None
+    nodes: list[TurnNode | RecordNode]
+
+
+class OtherTree(msgspec.Struct, frozen=True, gc=False):
+    """A file that is not a session (or has no model)."""
+
+    format: str
+    version: int | None
+    label: str
+    entry_count: int
+    nodes: tuple[()]
+
+
+class ElyraMessage(msgspec.Struct, frozen=True, gc=False):
+    """A message pi sends to the model."""
+
+    role: str
+    text: str
+    line: int | None
+    """The entry it comes from; for a synthetic result, the assistant entry holding the call."""
+    note: str
+
+
+class ThndrsMessage(msgspec.Struct, frozen=True, gc=False):
+    """A text of the turn."""
+
+    role: str
+    text: str
+    line: int
+
+
+class ElyraContext(msgspec.Struct, frozen=True, gc=False):
+    """What pi sends from a leaf."""
+
+    format: str
+    version: int | None
+    label: str
+    leaf: int | None
+    messages: list[ElyraMessage]
+
+
+class TurnContext(msgspec.Struct, frozen=True, gc=False):
+    """thndrs: the texts of a turn; also the empty answer for a file that is not a session."""
+
+    format: str
+    version: int | None
+    label: str
+    turn_id: str | None
+    messages: list[ThndrsMessage]
+
+
+class AnalyzeFileResult(msgspec.Struct, frozen=True, gc=False):
+    """A file on disk analysed without opening it: its diagnostics and its tree."""
+
+    format: str
+    """The format's label ("Elyra v3")."""
+    kind: str
+    version: int | None
+    diagnostics: Annotated[msgspec.Raw, ts("Diagnostic[]")]
+    tree: Annotated[msgspec.Raw, ts("TreeResult")]
+
+
+UNIONS: dict[str, tuple[type[msgspec.Struct], ...]] = {
+    "TreeNode": (ElyraNode, TurnNode, RecordNode),
+    "TreeRecord": (ThndrsRecord,),
+    "TreeResult": (ElyraTree, ThndrsTree, OtherTree),
+    "ContextMessage": (ElyraMessage, ThndrsMessage),
+    "ContextResult": (ElyraContext, TurnContext),
+    "AnalyzeFileResult": (AnalyzeFileResult,),
+}
+"""What the extension reads, by TypeScript name: each is one interface holding every field of its Structs (present
+in all of them: required; else optional)."""
+
+
+def array(items: Iterable[msgspec.Struct], encoder: msgspec.json.Encoder | None = None) -> list[Buffer]:
+    """A JSON array of `items` in parts, CHUNK items built and encoded at a time. Each part is exact: no buffer
+    grows (and over-allocates) to the whole array's size."""
+    encoder = encoder or msgspec.json.Encoder()
+    parts: list[Buffer] = []
+    iterator: Iterator[msgspec.Struct] = iter(items)
+    while chunk := list(islice(iterator, CHUNK)):
+        parts += (b",", memoryview(encoder.encode(chunk))[1:-1])
+    if not parts:
+        return [b"[]"]
+    parts[0] = b"["
+    parts.append(b"]")
+    return parts
+
+
+def around_last(value: msgspec.Struct) -> tuple[bytes, bytes]:
+    """`value`'s JSON before and after its last field's value, which is only a placeholder: a large member is
+    encoded in parts where it goes, never copied into its parent, and `value` is gone before that member is built."""
+    placeholder = msgspec.json.encode(getattr(value, value.__struct_fields__[-1]))
+    whole = msgspec.json.encode(value)
+    end = len(whole) - len(placeholder) - 1
+    if whole[end:] != placeholder + b"}":
+        raise ValueError(f"{type(value).__name__} does not end with its last field")
+    return whole[:end], b"}"
