@@ -2,8 +2,8 @@
 fixture session in the shared editor under a URI of its own, address places in it by the text written there, and
 apply the WorkspaceEdits the server returns.
 
-Positions here are computed independently of the server's own conversion helpers: the client's units are counted
-by encoding the text (UTF-8 bytes, UTF-16 code units), so a wrong conversion in the server cannot hide itself.
+Positions here are counted in the client's units with the harness's `units` and `column`, which encode the text
+and never call the server's conversion helpers.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lsp_harness import Editor
+from lsp_harness import Editor, column, units
 from lsprotocol import types
 
 from session_lsp.analysis.text import Encoding
@@ -48,28 +48,6 @@ async def open_session(editor: Editor, text: str, stem: str = "session") -> tupl
 
 
 # positions -------------------------------------------------------------------------------------------------------
-
-def units(text: str, col: int, encoding: Encoding) -> int:
-    """A code-point column of `text` in the client's units, counted by encoding the text before it."""
-    head = text[:col]
-    if encoding is Encoding.UTF8:
-        return len(head.encode("utf-8"))
-    if encoding is Encoding.UTF16:
-        return len(head.encode("utf-16-le")) // 2
-    return len(head)
-
-
-def column(text: str, count: int, encoding: Encoding) -> int:
-    """The code-point column at `count` client units into `text`."""
-    if encoding is Encoding.UTF32:
-        return count
-    seen = 0
-    for index, char in enumerate(text):
-        if seen >= count:
-            return index
-        seen += len(char.encode("utf-8")) if encoding is Encoding.UTF8 else len(char.encode("utf-16-le")) // 2
-    return len(text)
-
 
 def position(editor: Editor, uri: str, line: int, col: int) -> types.Position:
     return types.Position(line, units(editor.texts[uri][line], col, editor.encoding))

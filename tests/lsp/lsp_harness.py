@@ -1,6 +1,10 @@
 """The test side of the end-to-end server tests: a pytest-lsp client that records every push, and `Editor`,
 which hides whether this client pulls or is pushed diagnostics: `open`/`edit` return the diagnostics the client
 ends up with for that version either way.
+
+Positions in the client's units are counted here by encoding the text before them (UTF-8 bytes, UTF-16 code
+units), never with the server's conversion helpers, so a wrong conversion in the server cannot hide itself: the
+edits the tests send and the ranges they expect are both computed independently of it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pytest_lsp import LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from session_lsp.analysis import Options, analyze
-from session_lsp.analysis.text import Encoding, to_units
+from session_lsp.analysis.text import Encoding
 
 SERVER = [sys.executable, "-m", "session_lsp.server", "--stdio"]
 CLIENTS = ("neovim", "visual-studio-code")
@@ -25,6 +29,28 @@ DELAY_MS = 30
 """The server's debounce in these tests (its default is longer)."""
 TIMEOUT = 20.0
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def units(text: str, col: int, encoding: Encoding) -> int:
+    """A code-point column of `text` in the client's units, counted by encoding the text before it."""
+    head = text[:col]
+    if encoding is Encoding.UTF8:
+        return len(head.encode("utf-8"))
+    if encoding is Encoding.UTF16:
+        return len(head.encode("utf-16-le")) // 2
+    return len(head)
+
+
+def column(text: str, count: int, encoding: Encoding) -> int:
+    """The code-point column at `count` client units into `text` (the end of the line past it)."""
+    if encoding is Encoding.UTF32:
+        return min(count, len(text))
+    seen = 0
+    for index, char in enumerate(text):
+        if seen >= count:
+            return index
+        seen += len(char.encode("utf-8")) if encoding is Encoding.UTF8 else len(char.encode("utf-16-le")) // 2
+    return len(text)
 
 
 def _record_publish(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
@@ -69,7 +95,7 @@ class Editor:
 
     def units(self, uri: str, line: int, col: int) -> int:
         """A code-point column on `line` of the editor's text, in this client's units."""
-        return to_units(self.texts[uri][line], col, self.encoding)
+        return units(self.texts[uri][line], col, self.encoding)
 
     def position(self, uri: str, line: int, col: int) -> types.Position:
         return types.Position(line, self.units(uri, line, col))
@@ -182,8 +208,8 @@ class Editor:
             if d.code in hidden:
                 continue
             span = d.span
-            out.append((d.code, int(d.severity), span.line, to_units(lines[span.line], span.start, self.encoding),
-                        span.end_line, to_units(lines[span.end_line], span.end, self.encoding)))
+            out.append((d.code, int(d.severity), span.line, units(lines[span.line], span.start, self.encoding),
+                        span.end_line, units(lines[span.end_line], span.end, self.encoding)))
         return sorted(out)
 
 

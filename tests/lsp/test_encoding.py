@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from lsp_harness import Editor, problems, shape
+from lsp_harness import Editor, problems, shape, units
 from lsp_sessions import elyra_entries
 from lsprotocol import types
 
@@ -13,15 +13,6 @@ from session_lsp.analysis.text import Encoding
 
 URI = "file:///work/sessions/encoding.jsonl"
 TEXT = "naïve question 😀 about the parser"
-
-
-def _units(prefix: str, encoding: Encoding) -> int:
-    """Independent of the server's helpers: count the client's units directly."""
-    if encoding is Encoding.UTF16:
-        return len(prefix.encode("utf-16-le")) // 2
-    if encoding is Encoding.UTF8:
-        return len(prefix.encode("utf-8"))
-    return len(prefix)
 
 
 def _session() -> tuple[str, str]:
@@ -48,9 +39,9 @@ async def test_diagnostic_columns_after_an_emoji(editor: Editor) -> None:
     col = line.index('"extraKey"')
     assert col > line.index("😀")
     start = unknown[0].range.start.character
-    assert start == _units(line[:col], editor.encoding)
+    assert start == units(line, col, editor.encoding)
     assert start != col  # the emoji and the ï really shift the column in both encodings
-    assert unknown[0].range.end.character == _units(line[:col + len('"extraKey"')], editor.encoding)
+    assert unknown[0].range.end.character == units(line, col + len('"extraKey"'), editor.encoding)
 
 
 async def test_edits_after_an_emoji_land_where_the_client_means(editor: Editor) -> None:
@@ -59,8 +50,8 @@ async def test_edits_after_an_emoji_land_where_the_client_means(editor: Editor) 
     start = line.index(',"extraKey":1')
     end = start + len(',"extraKey":1')
     # Delete the unknown member, addressing it in the client's own units.
-    rng = types.Range(types.Position(1, _units(line[:start], editor.encoding)),
-                      types.Position(1, _units(line[:end], editor.encoding)))
+    rng = types.Range(types.Position(1, units(line, start, editor.encoding)),
+                      types.Position(1, units(line, end, editor.encoding)))
     editor.texts[URI][1] = line[:start] + line[end:]
     editor.versions[URI] += 1
     editor.client.text_document_did_change(types.DidChangeTextDocumentParams(

@@ -19,9 +19,8 @@ from lsp_features import (
     position,
     range_tuple,
     span,
-    units,
 )
-from lsp_harness import Editor
+from lsp_harness import Editor, units
 from lsprotocol import types
 
 from session_lsp.analysis.text import Encoding
