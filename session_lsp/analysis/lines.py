@@ -39,11 +39,26 @@ def _depths(line: str) -> list[int]:
     return list(accumulate(map(_DELTA.__getitem__, brackets.encode())))
 
 
-def too_deep(line: str) -> bool:
-    """Whether brackets outside strings nest deeper than MAX_DEPTH; cheap unless the line has that many brackets."""
-    if line.count("[") + line.count("{") <= MAX_DEPTH:
+def too_deep(line: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether brackets outside strings nest deeper than `limit`; cheap unless the line has that many brackets."""
+    if line.count("[") + line.count("{") <= limit:
         return False
-    return max(_depths(line), default=0) > MAX_DEPTH
+    return max(_depths(line), default=0) > limit
+
+
+def first_past(line: str, limit: int) -> int | None:
+    """The column of the first array or object that opens more than `limit` levels deep (outside strings)."""
+    if line.count("[") + line.count("{") <= limit:
+        return None
+    depth = 0
+    for match in _TOKEN.finditer(line):
+        char = line[match.start()]
+        if char == '"':
+            continue
+        depth += 1 if char in "[{" else -1
+        if depth > limit:
+            return match.start()
+    return None
 
 
 class LineKind(enum.Enum):

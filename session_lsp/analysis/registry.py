@@ -222,7 +222,7 @@ _RULES: tuple[Rule, ...] = (
          '`exitCode` present but not an integer, or present with `cancelled:true`',
          'renderer expects number or absent'),
     Rule('THN001', 'invalid-json', Severity.ERROR,
-         'line is not JSON',
+         "line is not JSON, or nests 128 levels deep (serde_json's recursion limit)",
          '0.1.0 reader drops it silently (record lost); later builds refuse to resume the session ("record N is corrupt")'),
     Rule('THN002', 'invalid-utf8', Severity.ERROR,
          'file is not valid UTF-8',

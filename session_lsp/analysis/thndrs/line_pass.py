@@ -25,7 +25,7 @@ from .. import jsonscan, validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue
 from ..jsonscan import Path
-from ..lines import MAX_DEPTH, LineKind, decode, too_deep
+from ..lines import LineKind, bracket_end, decode, first_past, too_deep
 from ..results import LineResult
 from ..validate import IssueKind, SchemaIssue
 from . import duplicates, titles
@@ -110,7 +110,7 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None) ->
     """`state` is the document's (a line read alone gets a fresh one)."""
     if state is None:
         state = LineState()
-    if too_deep(text):
+    if too_deep(text, SERDE_DEPTH):
         return _slow(text, state)
     try:
         record = _DECODER.decode(text)
@@ -169,16 +169,22 @@ def _large_message(path: Path, value: int) -> str:
 # Slow path
 
 
+SERDE_DEPTH = 127
+"""Deepest nesting thndrs reads: serde_json counts every array and object, the record's own included, against its
+default recursion limit of 128, and fails on the 128th level."""
+
+
 def _slow(text: str, state: LineState) -> LineResult:
     decoded = decode(text)
     kind = decoded.kind
     if kind is LineKind.BLANK:
         return LineResult(LineKind.BLANK)
-    if decoded.too_deep:
-        start, end = decoded.deep
-        message = (f"JSON nested deeper than {MAX_DEPTH} levels: serde_json stops at its default recursion limit of "
-                   "128 ('recursion limit exceeded'), so the thndrs reader drops this line (the record is lost)")
-        return LineResult(LineKind.INVALID, None, (LineIssue("THN001", start, end, message),), "too deep")
+    deep = first_past(text, SERDE_DEPTH) if kind in (LineKind.OBJECT, LineKind.NON_OBJECT) else None
+    if deep is not None:
+        end = bracket_end(text, deep) or len(text.rstrip())
+        message = (f"JSON nested deeper than {SERDE_DEPTH} levels: serde_json stops at its default recursion limit "
+                   "of 128 ('recursion limit exceeded'), so the thndrs reader drops this line (the record is lost)")
+        return LineResult(LineKind.INVALID, None, (LineIssue("THN001", deep, end, message),), "too deep")
     if kind is LineKind.INVALID:
         end = len(text.rstrip())
         start = min(decoded.error_col, max(end - 1, 0))
