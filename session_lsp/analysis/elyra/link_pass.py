@@ -259,7 +259,7 @@ class _Checker:
     def _header_missing(self, info: FormatInfo) -> None:
         model, facts = self.model, self.facts
         entries = len(model.entry_lines)
-        consequence = self.release.bad_header.format(entries=entries)
+        consequence = self.release.bad_header.format(entries=f"{entries} {'entry' if entries == 1 else 'entries'}")
         first = model.first_parsed
         if first is None:
             where = info.header_line if info.header_line is not None else 0
@@ -812,7 +812,7 @@ class _Checker:
                      f"so the context it sends holds none of the {len(model.entry_lines) - 1} entries above, and the "
                      "next message is appended as a new root")
             return
-        notes = [f"{len(path)} entries on its path to the root"]
+        notes = [f"{len(path)} {'entry' if len(path) == 1 else 'entries'} on its path to the root"]
         if model.in_cycle(leaf):
             notes.append("the path loops, so pi hangs building the context")
         elif (root := model.root_of(leaf)) is not None and root in model.dangling:

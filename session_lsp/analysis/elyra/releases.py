@@ -26,7 +26,7 @@ class PiRelease(msgspec.Struct, frozen=True):
     """How messages name it: "pi 1.6"."""
     bad_header: str
     """What the loader does with a file whose first parseable line is not a header with a string id; `{entries}`
-    is the number of entries in the file."""
+    is how many entries the file has, counted ("1 entry", "3 entries")."""
     final_newline: str
     """What happens to a file whose last line has no `\\n`."""
     final_newline_severity: Severity
@@ -64,7 +64,7 @@ RELEASES: dict[str, PiRelease] = {
         PiRelease(
             "0.73", "@mariozechner/pi-coding-agent@0.73.1", "pi 0.73",
             bad_header="pi 0.73 treats the file as empty and, when the session is opened, starts a fresh one and "
-                       "rewrites the file with only a new header: all {entries} entries are destroyed",
+                       "rewrites the file with only a new header, destroying {entries}",
             final_newline="pi 0.73 appends its next entry straight onto this line, so both records become one "
                           "unparseable line and are lost",
             final_newline_severity=Severity.WARNING,
@@ -98,7 +98,7 @@ RELEASES: dict[str, PiRelease] = {
         PiRelease(
             "1.6", "@earendil-works/pi-coding-agent@1.6.0", "pi 1.6",
             bad_header="pi 1.6 refuses to open it (\"Session file is not a valid pi session\") and leaves the "
-                       "file untouched: none of its {entries} entries can be resumed",
+                       "file untouched, but {entries} cannot be resumed",
             final_newline="pi 1.6 adds the missing newline when it loads the file, so nothing is lost; the last "
                           "write was probably cut short",
             final_newline_severity=Severity.INFORMATION,
