@@ -31,8 +31,8 @@ from .text import decode_bytes, split_lines
 
 class TwoPassAnalyzer:
     """A format's line pass and link pass (and its incremental relink), bound to one file's detected format and
-    options. It owns the line pass's state, so what one line leaves for the next (the last id,
-    the shared strings) belongs to this file alone."""
+    options. It owns the line pass's state, so what one line leaves for the next (the last id, the shared strings)
+    belongs to this file alone."""
 
     def __init__(self, info: FormatInfo, options: Options, face: Format) -> None:
         self.info = info
