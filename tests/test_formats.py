@@ -173,3 +173,10 @@ def test_new_line_templates_at_the_end_of_a_good_file_continue_it(kind: Kind) ->
     else:
         last_id = decode(_lines(kind)[-1]).value["id"]
         assert {template.line.fixed["parentId"] for template in templates} == {last_id}
+
+
+@pytest.mark.parametrize("tag", [[], {}, 3, None], ids=repr)
+def test_a_first_object_whose_type_is_no_string_is_no_face_s(tag: object) -> None:
+    envelope = {"schema_version": 1, "seq": 0, "time": "2026-03-01T09:15:00Z", "id": "a", "parentId": None}
+    for face in FORMATS.values():
+        assert face.recognise({"type": tag, **envelope}, 0) is None

@@ -53,7 +53,8 @@ class ThndrsFormat:
         (Codex rollouts share the `session_meta` name)."""
         enveloped = (_is_int(obj.get("schema_version")) and _is_int(obj.get("seq"))
                      and isinstance(obj.get("time"), str))
-        if enveloped and "payload" not in obj and obj.get("type") in DETECTED_TYPES:
+        kind = obj["type"] if isinstance(obj.get("type"), str) else None
+        if enveloped and "payload" not in obj and kind in DETECTED_TYPES:
             return FormatInfo(Kind.THNDRS, obj["schema_version"], line)
         return None
 
