@@ -25,8 +25,9 @@ from pathlib import Path
 import generate
 
 from session_lsp.analysis import Document, Options, Span, analyze
-from session_lsp.analysis.detect import FormatInfo, detect
+from session_lsp.analysis.detect import FormatInfo
 from session_lsp.analysis.document import analyzer_for
+from session_lsp.analysis.formats import detect
 from session_lsp.analysis.text import decode_bytes, split_lines
 
 

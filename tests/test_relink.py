@@ -133,7 +133,7 @@ class Spy:
             self.fast += found is not None
             return found
 
-        monkeypatch.setattr(f"session_lsp.analysis.{module}.relink", spy)
+        monkeypatch.setattr(f"session_lsp.analysis.{module}.face.relink", spy)  # what the format's face calls
 
 
 EDITS = st.lists(st.tuples(st.sampled_from(("parentId", "parentId", "timestamp", "toolCallId", "toolName")),

@@ -10,7 +10,8 @@ import pytest
 from msgspec import inspect as mi
 
 from session_lsp.analysis import validate
-from session_lsp.analysis.detect import THNDRS_OTHER_BUILD_TYPES, THNDRS_TYPES
+from session_lsp.analysis.detect import Kind
+from session_lsp.analysis.formats import detect
 from session_lsp.analysis.thndrs import schema as s
 
 DECODER = msgspec.json.Decoder(s.Record)
@@ -43,11 +44,12 @@ def _structs() -> list[type[msgspec.Struct]]:
     return seen
 
 
-def test_the_27_variants_of_0_1_0_match_detection() -> None:
+def test_the_27_variants_of_0_1_0_and_other_builds_types_are_detected() -> None:
     assert len(s.RECORD_TYPES) == 27
-    assert set(s.RECORD_TYPES) == THNDRS_TYPES
-    assert set(s.OTHER_BUILD_TYPES) == THNDRS_OTHER_BUILD_TYPES
     assert not set(s.RECORD_TYPES) & set(s.OTHER_BUILD_TYPES)
+    for tag in [*s.RECORD_TYPES, *s.OTHER_BUILD_TYPES]:
+        assert detect([_line(tag)]).kind is Kind.THNDRS, tag
+    assert detect([_line("started")]).kind is Kind.UNKNOWN  # the headless event stream's type
 
 
 def test_every_struct_forbids_unknown_fields() -> None:

@@ -3,9 +3,10 @@
 Invariants: no I/O, no pygls/lsprotocol import, and no exception on any input: every line yields a result.
 """
 
-from .detect import FormatInfo, Kind, detect
+from .detect import FormatInfo, Kind
 from .diagnostics import Diagnostic, Related, Severity, Span
 from .document import Document, analyze
+from .formats import detect
 from .registry import RULES, Rule, rule
 from .results import Options
 

@@ -1,4 +1,5 @@
-"""Which format a file is in (spec section 3), decided from its first JSON object."""
+"""What names a file's format (`Kind`, `FormatInfo`) and where detection looks (the first JSON object, spec section
+3). Each format says itself whether that object is one of its lines (`formats.detect` asks them in turn)."""
 
 from __future__ import annotations
 
@@ -11,25 +12,6 @@ from typing import Any
 import msgspec
 
 from .lines import LineKind, decode, is_blank
-
-ELYRA_ENTRY_TYPES = frozenset({
-    "message", "thinking_level_change", "model_change", "compaction", "branch_summary", "custom",
-    "custom_message", "label", "session_info",
-})
-
-THNDRS_TYPES = frozenset({
-    "session_meta", "context", "context_ledger", "context_pin", "context_drop", "context_recovery", "compaction",
-    "compaction_review", "user", "prompt_metadata", "assistant_finished", "reasoning_finished", "usage",
-    "request_accounting", "tool_started", "tool_finished", "cancelled", "failed", "acp_session", "session_renamed",
-    "file_write", "mcp_config_changed", "shell_exec", "skill_activated", "queued_input", "acp_permission_request",
-    "acp_permission_outcome",
-})
-"""The 27 record types of thndrs 0.1.0, the target schema."""
-
-THNDRS_OTHER_BUILD_TYPES = frozenset({
-    "memory_write", "memory_delete", "session_fork", "context_capture_policy", "request_content_captured",
-    "context_snapshot", "context_lifecycle",
-})
 
 
 class Kind(enum.Enum):
@@ -64,7 +46,8 @@ DETECTION_HORIZON = 50
 object lies above it."""
 
 
-def _first_object(lines: Sequence[str]) -> tuple[int, dict[str, Any]] | None:
+def first_object(lines: Sequence[str]) -> tuple[int, dict[str, Any]] | None:
+    """The first JSON object of the first lines (the first record of a glued line), with its line number."""
     for number, line in enumerate(lines[:DETECTION_HORIZON]):
         if number == 0 and line.startswith(BOM):
             line = line[1:]  # pi trims the file before splitting it: a byte order mark at its start is not read
@@ -78,10 +61,6 @@ def _first_object(lines: Sequence[str]) -> tuple[int, dict[str, Any]] | None:
             if first.kind is LineKind.OBJECT:
                 return number, first.value
     return None
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 _JS_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|Infinity)\Z")
@@ -124,23 +103,3 @@ def pi_version(header: dict[str, Any]) -> int | None:
     if number >= 3:
         return int(number) if math.isfinite(number) else 3
     return 2 if number >= 2 else 1
-
-
-def detect(lines: Sequence[str]) -> FormatInfo:
-    found = _first_object(lines)
-    if found is None:
-        return UNKNOWN
-    number, obj = found
-    kind = obj["type"] if isinstance(obj.get("type"), str) else None
-    thndrs_envelope = (_is_int(obj.get("schema_version")) and _is_int(obj.get("seq"))
-                       and isinstance(obj.get("time"), str))
-    if kind == "session" and "schema_version" not in obj and "seq" not in obj:
-        return FormatInfo(Kind.ELYRA, pi_version(obj), number)
-    if thndrs_envelope and "payload" not in obj and (kind in THNDRS_TYPES or kind in THNDRS_OTHER_BUILD_TYPES):
-        return FormatInfo(Kind.THNDRS, obj["schema_version"], number)
-    if kind in ELYRA_ENTRY_TYPES and "schema_version" not in obj and (
-        ("id" in obj and "parentId" in obj)
-        or (kind == "message" and isinstance(obj.get("message"), dict) and "role" in obj["message"])
-    ):
-        return FormatInfo(Kind.ELYRA, None, number)
-    return UNKNOWN

@@ -13,70 +13,47 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from functools import partial
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from itertools import chain, islice
-from typing import Any
 
 import msgspec
 
 from .anchors import AnchorResolver
-from .detect import BOM, DETECTION_HORIZON, FormatInfo, Kind, detect
+from .detect import BOM, DETECTION_HORIZON, FormatInfo, Kind
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
+from .formats import Format, detect, format_for
 from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
 from .results import FormatAnalyzer, LineResult, Linked, Options
 from .text import decode_bytes, split_lines
 
-LinePass = Callable[[str, FormatInfo, Any], LineResult]
-"""A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
-LinkPass = Callable[[Sequence[str], Sequence[LineResult], FormatInfo, Options], Linked]
-RelinkPass = Callable[[Linked, Sequence[str], Sequence[LineResult], FormatInfo, Options, Collection[int]],
-                      Linked | None]
-
 
 class TwoPassAnalyzer:
-    """A format's line pass and link pass (and, if it has one, its incremental relink), bound to one file's
-    detected format and options. It owns the line pass's state, so what one line leaves for the next (the last id,
-    the shared strings) belongs to this file alone."""
+    """A format's line pass and link pass (and its incremental relink), bound to one file's detected format and
+    options. It owns the line pass's state, so what one line leaves for the next (the last id, the shared strings)
+    belongs to this file alone."""
 
-    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, line_state: object,
-                 link_pass: LinkPass, relink_pass: RelinkPass | None = None) -> None:
+    def __init__(self, info: FormatInfo, options: Options, face: Format) -> None:
         self.info = info
         self.options = options
-        self._line_pass = line_pass
-        self._line_state = line_state
-        self._link_pass = link_pass
-        self._relink_pass = relink_pass
+        self._face = face
+        self._line_pass = face.line_pass(options)
+        self._line_state = face.line_state()
 
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info, self._line_state)
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
-        return self._link_pass(lines, results, self.info, self.options)
+        return self._face.link(lines, results, self.info, self.options)
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult],
                changed: Collection[int]) -> Linked | None:
-        if self._relink_pass is None:
-            return None
-        return self._relink_pass(previous, lines, results, self.info, self.options, changed)
+        return self._face.relink(previous, lines, results, self.info, self.options, changed)
 
 
 def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
-    if info.kind is Kind.ELYRA:
-        from . import elyra
-        from .elyra.releases import release
-
-        line_pass = partial(elyra.analyze_line, release=release(options.pi_version))
-        return TwoPassAnalyzer(info, options, line_pass, elyra.LineState(), elyra.link, elyra.relink)
-    if info.kind is Kind.THNDRS:
-        from . import thndrs
-
-        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.LineState(), thndrs.link, thndrs.relink)
-    from .plain import PlainAnalyzer
-
-    return PlainAnalyzer(info, options)
+    return TwoPassAnalyzer(info, options, format_for(info.kind))
 
 
 class StreamedLines(Lines):
@@ -134,16 +111,19 @@ class Document:
         """The lines whose facts changed since `_base` was computed; None once lines were added or removed."""
         self._diagnostics: list[Diagnostic] | None = None
 
+    @property
+    def face(self) -> Format:
+        """The format's face (`formats.Format`): what features ask instead of testing the format's kind."""
+        return format_for(self.format.kind)
+
     def _line(self, number: int, text: str) -> LineResult:
-        """The line pass of line `number`. pi's loader trims the whole file before splitting it, which removes a
-        byte order mark at the very start (and only there, and only in some releases): line 1 is analyzed without it,
-        plus ELY008, which says what the targeted release does."""
-        if number or not text.startswith(BOM) or self.format.kind is not Kind.ELYRA:
+        """The line pass of line `number`. A byte order mark at the very start is the format's to judge (pi's loader
+        trims the whole file before splitting it, in some releases): when it has an issue for it, line 1 is analyzed
+        without the mark, plus that issue."""
+        issue = None if number or not text.startswith(BOM) else self.face.bom_issue(self.options)
+        if issue is None:
             return self.analyzer.line(text)
         result = self.analyzer.line(" " + text[1:])
-        from .elyra.bom import bom_issue
-
-        issue = bom_issue(self.options.pi_version)
         return msgspec.structs.replace(result, issues=(issue, *result.issues))
 
     @property
@@ -256,16 +236,12 @@ class Document:
         return out
 
     def _utf8_diagnostics(self) -> list[Diagnostic]:
-        """Only for sessions: a file that is not one is left alone, whatever its bytes (its one notice is SLS001)."""
-        if not self.invalid_utf8 or self.format.kind is Kind.UNKNOWN:
+        """What the agent does with the bytes is the format's to say (a file that is not a session has nothing to
+        say: its one notice is SLS001)."""
+        known = self.face.utf8_issue
+        if not self.invalid_utf8 or known is None:
             return []
-        code = "THN002" if self.format.kind is Kind.THNDRS else "ELY006"
-        if self.format.kind is Kind.THNDRS:
-            message = ("the file is not valid UTF-8: thndrs reads it with read_to_string, which fails, so it loads "
-                       "no records at all")
-        else:
-            message = ("the file is not valid UTF-8: the agent reads it with U+FFFD replacement characters, "
-                       "altering the text (a migration rewrite makes it permanent)")
+        code, message = known
         first, *rest = self.invalid_utf8
         related = tuple(Related(span, "another invalid byte sequence") for span in rest[:20])
         count = f" ({len(self.invalid_utf8)} invalid byte sequences)" if rest else ""

@@ -1,28 +1,95 @@
-"""The analyzer for files that are not sessions: ordinary JSON Lines and look-alikes stay quiet."""
+"""Files that are not sessions: ordinary JSON Lines and look-alikes stay quiet. `FORMAT` is the entry of
+`formats.FORMATS` for `Kind.UNKNOWN`: it recognises nothing, checks nothing, and offers nothing but the notice that
+the file is not checked."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any
 
-from .detect import FormatInfo
+from .detect import FormatInfo, Kind
+from .diagnostics import LineIssue
+from .editing import LineTemplate
+from .jsonscan import Path
 from .lines import LineKind, is_blank
 from .results import Anchor, LineResult, Linked, LinkIssue, Options
 
+NOT_A_SESSION = ("not a recognised Elyra (pi) or thndrs session file: nothing is checked (Elyra files start with a "
+                 "{\"type\":\"session\"} header, thndrs files with a session_meta record)")
 
-class PlainAnalyzer:
-    def __init__(self, info: FormatInfo, options: Options) -> None:
-        self.info = info
 
-    def line(self, text: str) -> LineResult:
-        return LineResult(LineKind.BLANK if is_blank(text) else LineKind.OBJECT)
+def _line(text: str, info: FormatInfo, state: object) -> LineResult:
+    return LineResult(LineKind.BLANK if is_blank(text) else LineKind.OBJECT)
 
-    def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
+
+class PlainFormat:
+    kind = Kind.UNKNOWN
+    agent = ""
+    schema_root: object = None
+    releases: Mapping[str, object] = {}
+    utf8_issue = None
+    """A file that is not a session is left alone, whatever its bytes (its one notice is SLS001)."""
+    file_fields: Mapping[str, str] = {}
+    renamed_with_id: tuple[str, ...] = ()
+
+    def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
+        return None
+
+    def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        return _line
+
+    def line_state(self) -> None:
+        return None
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+             options: Options) -> Linked:
         if all(is_blank(line) for line in lines):
             return Linked(None, [])
-        message = ("not a recognised Elyra (pi) or thndrs session file: nothing is checked "
-                   "(Elyra files start with a {\"type\":\"session\"} header, thndrs files with a session_meta record)")
-        return Linked(None, [LinkIssue("SLS001", Anchor(0), message)])
+        return Linked(None, [LinkIssue("SLS001", Anchor(0), NOT_A_SESSION)])
 
-    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult],
-               changed: Collection[int]) -> Linked | None:
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+               options: Options, changed: Collection[int]) -> Linked | None:
         return None
+
+    def bom_issue(self, options: Options) -> LineIssue | None:
+        return None
+
+    def session_id_in_file_name(self, path: str | None) -> str | None:
+        return None
+
+    def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
+        return frozenset(), frozenset()
+
+    def dangling(self, field: str, facts: object) -> tuple[str, str]:
+        return "entry", ""
+
+    def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
+        return []
+
+    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
+                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+        return []
+
+    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
+        return None
+
+    def id_in_use(self, model: object, candidate: str) -> bool:
+        return False
+
+    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
+                levels: Sequence[dict[str, Any]]) -> bool:
+        return False
+
+    def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
+        return ""
+
+    def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
+        return None
+
+    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
+                  options: Options) -> list[LineTemplate]:
+        return []
+
+
+FORMAT = PlainFormat()

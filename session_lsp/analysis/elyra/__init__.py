@@ -1,9 +1,10 @@
 """Elyra (pi) sessions: the line pass (`line_pass`) and the link pass (`link_pass`, with `relink` for an edit that
-moves one subtree), which `document.analyzer_for` binds to a file."""
+moves one subtree). `FORMAT` (`face.py`) is the package's one face to the rest of the core."""
 
 from __future__ import annotations
 
+from .face import FORMAT
 from .line_pass import LineState, analyze_line
 from .link_pass import link, relink
 
-__all__ = ["LineState", "analyze_line", "link", "relink"]
+__all__ = ["FORMAT", "LineState", "analyze_line", "link", "relink"]

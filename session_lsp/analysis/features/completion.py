@@ -18,14 +18,11 @@ from .. import jsonscan
 from ..detect import Kind
 from ..diagnostics import Span
 from ..document import Document
-from ..elyra.releases import release
-from ..elyra.schema import SUMMARY_ROLES
 from ..lines import is_blank
 from . import schemas, snippets
 from .jsonprefix import Slot, Where, where
 from .types import CompletionItem
-from .values import reference_values, unknown_to_target
-from .views import elyra_view
+from .values import reference_values
 
 
 def completions(doc: Document, line: int, col: int, now: datetime | str) -> list[CompletionItem]:
@@ -83,13 +80,12 @@ def _token_end(text: str, found: Where, col: int) -> int:
 
 def _keys(doc: Document, text: str, line: int, col: int, found: Where,
           levels: list[dict[str, Any]]) -> list[CompletionItem]:
-    kind = doc.format.kind
-    container = schemas.type_at(kind, found.container, levels)
+    container = schemas.type_at(doc.face, found.container, levels)
     if container is None:
         return []
     struct = schemas.pick_struct(container, levels[-1])
     if struct is not None:
-        fields = schemas.fields_at(kind, doc.format.version, found.container, struct)
+        fields = schemas.fields_at(doc.face, doc.format.version, found.container, struct)
     else:
         tagged = schemas.tag_values(container)
         if tagged is None:
@@ -118,50 +114,37 @@ def _keys(doc: Document, text: str, line: int, col: int, found: Where,
 
 def _values(doc: Document, text: str, line: int, col: int, found: Where,
             levels: list[dict[str, Any]]) -> list[CompletionItem]:
-    kind = doc.format.kind
+    face = doc.face
     end = _token_end(text, found, col)
     span = Span(line, found.token_start, line, end)
     out: list[CompletionItem] = []
-    container = schemas.type_at(kind, found.container, levels)
+    container = schemas.type_at(face, found.container, levels)
     tagged = schemas.tag_values(container) if container is not None and found.key is not None else None
     if tagged is not None and tagged[0] == found.key:
         for struct in tagged[1]:
             if not _flagged(doc, line, found.container, found.key, struct.tag, levels):
-                detail = _variant_detail(struct) + unknown_to_target(doc, found.container, found.key, struct.tag)
+                detail = _variant_detail(struct) + face.unknown_to_target(found.container, found.key, struct.tag,
+                                                                          doc.options)
                 out.append(_value_item(struct.tag, "enum_member", detail, span, len(out)))
         return out
     if found.key is not None:
         for value, detail in reference_values(doc, line, found.key, levels):
             out.append(_value_item(value, "reference", detail, span, len(out)))
-    declared = schemas.type_at(kind, found.value_path, levels)
+    declared = schemas.type_at(face, found.value_path, levels)
     for value in schemas.enum_values(declared) if declared is not None else ():
         if _flagged(doc, line, found.container, found.key, value, levels):
             continue
         out.append(_value_item(value, "enum_member", schemas.type_name(declared), span, len(out)))
-    for value, detail in known_values(doc, found.key):
+    for value, detail in face.known_values(found.key, doc.options) if found.key is not None else ():
         out.append(_value_item(value, "value", detail, span, len(out)))
     return out
 
 
 def _flagged(doc: Document, line: int, container: jsonscan.Path, key: str | None, value: Any,
              levels: list[dict[str, Any]]) -> bool:
-    """Values the schema allows but the checker flags where the cursor is, so completion does not offer them: a
-    second `session` header (ELY013), the in-memory summary roles inside a message (ELY061), `hookMessage` outside
-    v2 files (ELY024: v3 renamed it `custom`), a second thndrs `session_meta` (THN021), and status `Running` in a
-    `tool_finished` record (THN045)."""
-    kind = doc.format.kind
-    if kind is Kind.ELYRA:
-        if container == () and key == "type" and value == "session":
-            model = elyra_view(doc)
-            return model is not None and any(header != line for header in model.headers)
-        if container == ("message",) and key == "role":
-            return value in SUMMARY_ROLES or (value == "hookMessage" and doc.format.version != 2)
-    elif kind is Kind.THNDRS and container == ():
-        if key == "type" and value == "session_meta":
-            return snippets.other_meta(doc, line)
-        if key == "status" and value == "Running":
-            return bool(levels) and levels[0].get("type") == "tool_finished"
-    return False
+    """Values the schema allows but the checker flags where the cursor is (a second header, a status a record
+    cannot have, ...), so completion does not offer them."""
+    return doc.face.flagged(doc.linked.model, line, doc.format, container, key, value, levels)
 
 
 def _variant_detail(struct: mi.StructType) -> str:
@@ -174,28 +157,3 @@ def _value_item(value: Any, kind: str, detail: str, span: Span, rank: int) -> Co
     label = value if isinstance(value, str) else encoded
     return CompletionItem(label=label, kind=kind, detail=detail, insert_text=encoded, edit_span=span,
                           sort_text=f"{rank:05d}", filter_text=encoded)
-
-
-_KNOWN: dict[tuple[Kind, str], tuple[tuple[str, ...], str]] = {
-    (Kind.ELYRA, "mimeType"): (("image/png", "image/jpeg", "image/gif", "image/webp"), "image type"),
-    (Kind.ELYRA, "api"): (("anthropic-messages", "openai-completions", "openai-responses", "azure-openai-responses",
-                           "openai-codex-responses", "mistral-conversations", "bedrock-converse-stream",
-                           "google-generative-ai", "google-gemini-cli", "google-vertex"), "provider API"),
-    (Kind.THNDRS, "process_status"): (("ok", "failed", "timeout", "cancelled", "running"), "process status"),
-    (Kind.THNDRS, "kind"): (("one-shot", "background", "steering", "follow-up"), "kind"),
-}
-"""String fields the schema types as plain `str` although the agent writes only these values (spec §1.7, §2.4)."""
-
-
-def known_values(doc: Document, key: str | None) -> list[tuple[str, str]]:
-    """Stop reasons and thinking levels are the targeted pi release's (1.6 added `max` and `deferred`)."""
-    kind = doc.format.kind
-    if kind is Kind.ELYRA and key in ("stopReason", "thinkingLevel"):
-        target = release(doc.options.pi_version)
-        if key == "thinkingLevel":
-            return [(level, f"{target.name} thinking level") for level in target.thinking_levels]
-        return [(stop, f"{target.name} stop reason") for stop in target.stop_reasons
-                if stop not in target.unwritten_stop_reasons]
-    values, detail = _KNOWN.get((kind, key or ""), ((), ""))
-    return [(value, detail) for value in values]
-

@@ -8,25 +8,7 @@ from ..document import Document
 from ..registry import rule
 from . import cards, schemas
 from .cursor import Cursor, cursor_at, is_identity, reference_at
-from .navigation import FILE_FIELDS
 from .types import Hover
-
-DANGLING: dict[tuple[Kind, str], tuple[str, str]] = {
-    (Kind.ELYRA, "parentId"): ("entry", "ELY042"),
-    (Kind.ELYRA, "firstKeptEntryId"): ("entry", "ELY050"),
-    (Kind.ELYRA, "fromId"): ("entry", "ELY052"),
-    (Kind.ELYRA, "targetId"): ("entry", "ELY053"),
-    (Kind.ELYRA, "toolCallId"): ("tool call on this entry's path", "ELY070"),
-    (Kind.THNDRS, "turn_id"): ("`user` record starting this turn", "THN048"),
-    (Kind.THNDRS, "call_id"): ("earlier `tool_started` in this turn", "THN040"),
-    (Kind.THNDRS, "tool_call_id"): ("earlier `acp_permission_request`", "THN046"),
-    (Kind.THNDRS, "recovery_handle"): ("earlier compaction's recovery handle", "THN051"),
-    (Kind.THNDRS, "covered_start_seq"): ("record with this seq", "THN050"),
-    (Kind.THNDRS, "covered_end_seq"): ("record with this seq", "THN050"),
-    (Kind.THNDRS, "local_session_id"): ("session_meta with this session_id", "THN024"),
-    (Kind.THNDRS, "process_id"): ("open `running` shell_exec", "THN054"),
-}
-"""For a reference field: what it should name and the rule whose reason says what the agent does without it."""
 
 TAG_KEYS = ("type", "role")
 
@@ -38,7 +20,7 @@ def hover(doc: Document, line: int, col: int) -> Hover | None:
     if cursor is None:
         return None
     span = cursor.value_span or cursor.span
-    if doc.format.kind is Kind.ELYRA and cursor.field in FILE_FIELDS and cursor.value is not None:
+    if cursor.field is not None and cursor.field in doc.face.file_fields and cursor.value is not None:
         return Hover(_file(doc, cursor.field, cursor.value), span)
     reference = reference_at(doc, cursor)
     if reference is not None:
@@ -60,16 +42,8 @@ def hover(doc: Document, line: int, col: int) -> Hover | None:
     return None
 
 
-_FILE_MEANING = {
-    "parentSession": "the session file this one was forked or branched from",
-    "branchedFrom": "the legacy (v1/v2) name of `parentSession`: the file this session was branched from; current "
-                    "pi ignores this key",
-    "fullOutputPath": "the file holding the command's full output",
-}
-
-
 def _file(doc: Document, field: str, path: str) -> str:
-    text = f"`{field}`: {_FILE_MEANING[field]}\n\n`{path}`"
+    text = f"`{field}`: {doc.face.file_fields[field]}\n\n`{path}`"
     exists = doc.options.exists
     if exists is not None and not exists(path):
         text += "\n\nThis file does not exist: go to definition has nowhere to go."
@@ -77,23 +51,19 @@ def _file(doc: Document, field: str, path: str) -> str:
 
 
 def _dangling(doc: Document, line: int, field: str, value: str) -> str:
-    what, code = DANGLING.get((doc.format.kind, field), ("entry", ""))
-    if field == "targetId" and getattr(doc.results[line].facts, "type", None) == "context_edit":
-        code = "ELY058"
+    what, code = doc.face.dangling(field, doc.results[line].facts)
     text = f"`{field}` **`{value}`** resolves to nothing: there is no {what} with this value."
     if code:
         found = rule(code)
-        agent = "pi" if doc.format.kind is Kind.ELYRA else "thndrs"
-        text += f"\n\nWhat {agent} does then: {found.reason} ({code} {found.name})"
+        text += f"\n\nWhat {doc.face.agent} does then: {found.reason} ({code} {found.name})"
     return text
 
 
 def _tag_card(doc: Document, cursor: Cursor) -> str | None:
     """What a `type`/`role` value means: the Struct it selects and that Struct's fields."""
-    kind = doc.format.kind
     container = cursor.path[:-1]
     levels = cards.levels_of(doc, cursor.line, container)
-    union = schemas.type_at(kind, container, levels)
+    union = schemas.type_at(doc.face, container, levels)
     if union is None:
         return None
     tagged = schemas.tag_values(union)
@@ -106,5 +76,5 @@ def _tag_card(doc: Document, cursor: Cursor) -> str | None:
     doc_text = (struct.cls.__doc__ or "").strip()
     head = f"**{cursor.field} `{struct.tag}`**" + (f" — {doc_text.splitlines()[0]}" if doc_text else "")
     rows = [f"- `{f.name}`: {schemas.type_name(f.type)}, {'required' if f.required else 'optional'}"
-            for f in schemas.fields_at(kind, doc.format.version, container, struct) if f.name != cursor.field]
+            for f in schemas.fields_at(doc.face, doc.format.version, container, struct) if f.name != cursor.field]
     return head + "\n\n" + ("\n".join(rows) if rows else "no other fields")

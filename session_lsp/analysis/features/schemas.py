@@ -6,7 +6,6 @@ what the editor offers is exactly what the checker accepts.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -14,28 +13,20 @@ from typing import Any
 import msgspec
 from msgspec import inspect as mi
 
-from ..detect import Kind
+from ..formats import Format
 from ..jsonscan import Path
 from ..validate import describe
 
-_ROOTS: dict[Kind, tuple[str, str]] = {
-    Kind.ELYRA: ("session_lsp.analysis.elyra.schema", "Line"),
-    Kind.THNDRS: ("session_lsp.analysis.thndrs.schema", "Record"),
-}
+
+def root_type(face: Format) -> mi.Type | None:
+    """The inspected union of every line shape of the format (None for files that are not sessions)."""
+    root = face.schema_root
+    return None if root is None else _inspected(root)
 
 
 @cache
-def root_type(kind: Kind) -> mi.Type | None:
-    """The inspected union of every line shape of the format (None for files that are not sessions)."""
-    where = _ROOTS.get(kind)
-    if where is None:
-        return None
-    try:
-        module = importlib.import_module(where[0])
-    except ImportError:
-        return None
-    tp = getattr(module, where[1], None)
-    return None if tp is None else mi.type_info(tp)
+def _inspected(root: object) -> mi.Type:
+    return mi.type_info(root)
 
 
 def strip(t: mi.Type) -> mi.Type:
@@ -83,10 +74,10 @@ def child_type(t: mi.Type, tags: Mapping[str, Any], item: str | int) -> mi.Type 
     return None
 
 
-def type_at(kind: Kind, path: Path, levels: Sequence[Mapping[str, Any]]) -> mi.Type | None:
+def type_at(face: Format, path: Path, levels: Sequence[Mapping[str, Any]]) -> mi.Type | None:
     """The declared type of the value at `path` in a line; `levels[i]` are the members known of the object at
     `path[:i]` (used to resolve tagged unions)."""
-    t = root_type(kind)
+    t = root_type(face)
     for depth, item in enumerate(path):
         if t is None:
             return None
@@ -114,25 +105,16 @@ def fields_of(struct: mi.StructType) -> list[FieldInfo]:
     return out
 
 
-TREE_FIELDS = frozenset({"id", "parentId"})
-"""Elyra fields the schema leaves optional because v1 files lack them, but every v2+ entry must have (ELY021)."""
-TREE_ONLY: dict[str, frozenset[str]] = {"compaction": frozenset({"firstKeptEntryId"})}
-"""Per entry type: further fields required from v2 on (spec §1.6)."""
-V1_ONLY: dict[str, frozenset[str]] = {"compaction": frozenset({"firstKeptEntryIndex"})}
-"""Per entry type: fields only v1 files use (in a v2+ file they are stale: ELY023)."""
-
-
-def fields_at(kind: Kind, version: int | None, path: Path, struct: mi.StructType) -> list[FieldInfo]:
-    """`fields_of` for the object at `path` of a line in a file of this format version. The Elyra schema accepts
-    every version, so it leaves an entry's `id`, `parentId` (and a compaction's `firstKeptEntryId`) optional: v1
-    entries have none of them. From v2 on they are required (spec §1.5, §1.6) and the v1-only
-    `firstKeptEntryIndex` is stale, so in such a file the list says so."""
+def fields_at(face: Format, version: int | None, path: Path, struct: mi.StructType) -> list[FieldInfo]:
+    """`fields_of` for the object at `path` of a line in a file of this format version: a line's own fields that
+    the format requires or calls stale in this version although the schema, which accepts every version, leaves
+    them optional (Elyra's tree fields from v2 on) say so."""
     fields = fields_of(struct)
-    if kind is not Kind.ELYRA or path != () or version is None or version < 2 or struct.tag == "session":
+    if path != ():
         return fields
-    tag = str(struct.tag)
-    required = TREE_FIELDS | TREE_ONLY.get(tag, frozenset())
-    stale = V1_ONLY.get(tag, frozenset())
+    required, stale = face.required_fields(version, str(struct.tag))
+    if not required and not stale:
+        return fields
     fields = [FieldInfo(f.name, f.type, True) if f.name in required else f for f in fields if f.name not in stale]
     head = fields[:1] if struct.tag_field is not None else []
     return head + sorted(fields[len(head):], key=lambda f: not f.required)

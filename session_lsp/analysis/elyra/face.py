@@ -1,0 +1,136 @@
+"""Elyra as the rest of the core sees it: `FORMAT`, this package's entry in `formats.FORMATS`. Everything outside
+the package that depends on the format (detection, the passes, the messages about the file as a whole, what the
+editor offers) asks this object."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from ..detect import FormatInfo, Kind, pi_version
+from ..diagnostics import LineIssue
+from ..editing import LineTemplate
+from ..jsonscan import Path
+from ..results import LineResult, Linked, Options
+from . import editing
+from .bom import bom_issue
+from .line_pass import LineState, analyze_line
+from .link_pass import id_in_file_name, link, relink
+from .releases import RELEASES, PiRelease, release
+from .schema import ENTRY_TYPES, Line
+
+HEADERLESS_TYPES: frozenset[str] = ENTRY_TYPES.difference(
+    *(row.unknown_entry_types for row in RELEASES.values()))
+"""The entry types that make a file without a header an Elyra file: those every known pi release writes."""
+
+_TREE_FIELDS = frozenset({"id", "parentId"})
+"""Fields the schema leaves optional because v1 files lack them, but every v2+ entry must have (ELY021)."""
+_TREE_ONLY: dict[str, frozenset[str]] = {"compaction": frozenset({"firstKeptEntryId"})}
+"""Per entry type: further fields required from v2 on (spec §1.6)."""
+_V1_ONLY: dict[str, frozenset[str]] = {"compaction": frozenset({"firstKeptEntryIndex"})}
+"""Per entry type: fields only v1 files use (in a v2+ file they are stale: ELY023)."""
+
+_DANGLING: dict[str, tuple[str, str]] = {
+    "parentId": ("entry", "ELY042"),
+    "firstKeptEntryId": ("entry", "ELY050"),
+    "fromId": ("entry", "ELY052"),
+    "targetId": ("entry", "ELY053"),
+    "toolCallId": ("tool call on this entry's path", "ELY070"),
+}
+
+
+class ElyraFormat:
+    kind = Kind.ELYRA
+    agent = "pi"
+    schema_root: object = Line
+    releases: Mapping[str, PiRelease] = RELEASES
+    """The pi releases messages can speak for (`Options.pi_version`); adding one is adding a row there."""
+    utf8_issue = ("ELY006", "the file is not valid UTF-8: the agent reads it with U+FFFD replacement characters, "
+                            "altering the text (a migration rewrite makes it permanent)")
+    file_fields: Mapping[str, str] = {
+        "parentSession": "the session file this one was forked or branched from",
+        "branchedFrom": "the legacy (v1/v2) name of `parentSession`: the file this session was branched from; "
+                        "current pi ignores this key",
+        "fullOutputPath": "the file holding the command's full output",
+    }
+    renamed_with_id = editing.RENAMED_WITH_ID
+
+    def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
+        """A `session` header, or (a file whose header is missing) an entry with its tree links or its message."""
+        kind = obj["type"] if isinstance(obj.get("type"), str) else None
+        if kind == "session" and "schema_version" not in obj and "seq" not in obj:
+            return FormatInfo(Kind.ELYRA, pi_version(obj), line)
+        message = obj.get("message")
+        if kind in HEADERLESS_TYPES and "schema_version" not in obj and (
+            ("id" in obj and "parentId" in obj) or (kind == "message" and isinstance(message, dict)
+                                                    and "role" in message)
+        ):
+            return FormatInfo(Kind.ELYRA, None, line)
+        return None
+
+    def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        return partial(analyze_line, release=release(options.pi_version))
+
+    def line_state(self) -> LineState:
+        return LineState()
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+             options: Options) -> Linked:
+        return link(lines, results, info, options)
+
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+               options: Options, changed: Collection[int]) -> Linked | None:
+        return relink(previous, lines, results, info, options, changed)
+
+    def bom_issue(self, options: Options) -> LineIssue | None:
+        """pi's loader trims the whole file before splitting it (in some releases), so line 1 is read without the
+        mark; what the targeted release does then is ELY008."""
+        return bom_issue(options.pi_version)
+
+    def session_id_in_file_name(self, path: str | None) -> str | None:
+        return id_in_file_name(path)
+
+    def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The schema accepts every version, so it leaves an entry's `id`, `parentId` (and a compaction's
+        `firstKeptEntryId`) optional: v1 entries have none of them. From v2 on they are required (spec §1.5, §1.6)
+        and the v1-only `firstKeptEntryIndex` is stale."""
+        if version is None or version < 2 or tag == "session":
+            return frozenset(), frozenset()
+        return _TREE_FIELDS | _TREE_ONLY.get(tag, frozenset()), _V1_ONLY.get(tag, frozenset())
+
+    def dangling(self, field: str, facts: object) -> tuple[str, str]:
+        if field == "targetId" and getattr(facts, "type", None) == "context_edit":
+            return "entry", "ELY058"
+        return _DANGLING.get(field, ("entry", ""))
+
+    def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
+        return editing.known_values(key, options)
+
+    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
+                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+        return editing.reference_values(results, model, line, key, levels)
+
+    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
+        return editing.parent_above(results, line)
+
+    def id_in_use(self, model: object, candidate: str) -> bool:
+        return editing.id_in_use(model, candidate)
+
+    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
+                levels: Sequence[dict[str, Any]]) -> bool:
+        return editing.flagged(model, line, info.version, container, key, value)
+
+    def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
+        return editing.unknown_to_target(container, key, value, options)
+
+    def first_line(self, now: datetime, path: str | None) -> LineTemplate:
+        return editing.first_line(now, self.session_id_in_file_name(path))
+
+    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
+                  options: Options) -> list[LineTemplate]:
+        return editing.new_lines(results, model, line, now, options)
+
+
+FORMAT = ElyraFormat()

@@ -1,0 +1,157 @@
+"""One face per format: what the rest of the core and the editor features may know of a format, and the table of
+them. Each format package exports its `FORMAT` (`elyra/face.py`, `thndrs/face.py`, `plain.py`); nothing outside a
+package reaches into it, so a third format, or a new pi release, lands in that one package (and its row here).
+
+Detection lives here too: it asks every format in turn whether a file's first JSON object is one of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from . import elyra, plain, thndrs
+from .detect import UNKNOWN, FormatInfo, Kind, first_object
+from .diagnostics import LineIssue
+from .editing import LineTemplate
+from .jsonscan import Path
+from .results import LineResult, Linked, Options
+
+LinePass = Callable[[str, FormatInfo, Any], LineResult]
+"""A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
+
+
+class Format(Protocol):
+    """A format as seen from outside its package. `model` arguments are the format's own link model
+    (`Linked.model`), or anything else, which it then ignores; `results` are a document's line results."""
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def agent(self) -> str:
+        """How messages name the program that reads such files ("pi", "thndrs")."""
+        ...
+
+    @property
+    def schema_root(self) -> object:
+        """The msgspec type of one line (a tagged union), which completion and hover inspect; None for none."""
+        ...
+
+    @property
+    def releases(self) -> Mapping[str, object]:
+        """The agent's releases whose behaviour messages can state, by `Options.pi_version` key (pi's)."""
+        ...
+
+    @property
+    def utf8_issue(self) -> tuple[str, str] | None:
+        """The code and message of a file with invalid UTF-8 (what the agent does with it); None: not reported."""
+        ...
+
+    @property
+    def file_fields(self) -> Mapping[str, str]:
+        """Fields whose value is a path to another file, with what that file is."""
+        ...
+
+    @property
+    def renamed_with_id(self) -> tuple[str, ...]:
+        """Fields naming another line by its id as is: renaming the id changes them too."""
+        ...
+
+    def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
+        """This format, when a file's first JSON object (on `line`) is one of its lines; else None."""
+        ...
+
+    def line_pass(self, options: Options) -> LinePass: ...
+
+    def line_state(self) -> object:
+        """A fresh state for the line pass of one file."""
+        ...
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+             options: Options) -> Linked: ...
+
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+               options: Options, changed: Collection[int]) -> Linked | None:
+        """`link`'s result from `previous` after edits that changed only the facts of `changed`, or None."""
+        ...
+
+    def bom_issue(self, options: Options) -> LineIssue | None:
+        """For a file starting with a byte order mark: the issue on it, line 1 then being analysed without the
+        mark (as a space); None: line 1 is analysed as written."""
+        ...
+
+    def session_id_in_file_name(self, path: str | None) -> str | None:
+        """The session id a file name the agent chose carries."""
+        ...
+
+    def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
+        """For a line of type `tag` in a file of this version: the fields required although the schema leaves them
+        optional, and the fields that are stale there."""
+        ...
+
+    def dangling(self, field: str, facts: object) -> tuple[str, str]:
+        """For a reference field of a line with these facts: what it should name, and the rule (or "") whose
+        reason says what the agent does when it names nothing."""
+        ...
+
+    def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
+        """(value, detail) for a string field the agent writes only some values in."""
+        ...
+
+    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
+                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+        """(value, detail) for the reference field `key` being written on `line`; `levels` are the members known
+        of each object on the cursor's path."""
+        ...
+
+    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
+        """The id the agent would give as parent to a line appended at `line`, if lines have parents."""
+        ...
+
+    def id_in_use(self, model: object, candidate: str) -> bool: ...
+
+    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
+                levels: Sequence[dict[str, Any]]) -> bool:
+        """Whether a value the schema allows at `container`/`key` is one the checker flags on `line`, so the
+        editor does not offer it."""
+        ...
+
+    def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
+        """A note for a tag value the targeted release does not know ("" when it does)."""
+        ...
+
+    def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
+        """The line that makes an empty file (named `path`) a session of this format."""
+        ...
+
+    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
+                  options: Options) -> list[LineTemplate]:
+        """Every line the agent could append at `line`, with what the lines above fix."""
+        ...
+
+
+FORMATS: Mapping[Kind, Format] = {
+    Kind.ELYRA: elyra.FORMAT,
+    Kind.THNDRS: thndrs.FORMAT,
+    Kind.UNKNOWN: plain.FORMAT,
+}
+"""Every `Kind`'s face; detection asks them in this order."""
+
+
+def format_for(kind: Kind) -> Format:
+    return FORMATS[kind]
+
+
+def detect(lines: Sequence[str]) -> FormatInfo:
+    """Which format a file is (spec section 3), from its first JSON object."""
+    found = first_object(lines)
+    if found is None:
+        return UNKNOWN
+    number, obj = found
+    for face in FORMATS.values():
+        info = face.recognise(obj, number)
+        if info is not None:
+            return info
+    return UNKNOWN

@@ -1,0 +1,116 @@
+"""thndrs as the rest of the core sees it: `FORMAT`, this package's entry in `formats.FORMATS`. Everything outside
+the package that depends on the format (detection, the passes, the messages about the file as a whole, what the
+editor offers) asks this object."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from ..detect import FormatInfo, Kind
+from ..diagnostics import LineIssue
+from ..editing import LineTemplate
+from ..jsonscan import Path
+from ..results import LineResult, Linked, Options
+from . import editing
+from .facts import LineState
+from .line_pass import analyze_line
+from .link_pass import link, relink
+from .schema import OTHER_BUILD_TYPES, RECORD_TYPES, Record
+
+DETECTED_TYPES: frozenset[str] = frozenset(RECORD_TYPES) | frozenset(OTHER_BUILD_TYPES)
+"""The record types that make an enveloped first record a thndrs file: 0.1.0's and other builds' (§2.9)."""
+
+_DANGLING: dict[str, tuple[str, str]] = {
+    "turn_id": ("`user` record starting this turn", "THN048"),
+    "call_id": ("earlier `tool_started` in this turn", "THN040"),
+    "tool_call_id": ("earlier `acp_permission_request`", "THN046"),
+    "recovery_handle": ("earlier compaction's recovery handle", "THN051"),
+    "covered_start_seq": ("record with this seq", "THN050"),
+    "covered_end_seq": ("record with this seq", "THN050"),
+    "local_session_id": ("session_meta with this session_id", "THN024"),
+    "process_id": ("open `running` shell_exec", "THN054"),
+}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class ThndrsFormat:
+    kind = Kind.THNDRS
+    agent = "thndrs"
+    schema_root: object = Record
+    releases: Mapping[str, object] = {}
+    utf8_issue = ("THN002", "the file is not valid UTF-8: thndrs reads it with read_to_string, which fails, so it "
+                            "loads no records at all")
+    file_fields: Mapping[str, str] = {}
+    renamed_with_id: tuple[str, ...] = ()
+
+    def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
+        """A record in thndrs's envelope (integer `schema_version` and `seq`, string `time`) and no `payload`
+        (Codex rollouts share the `session_meta` name)."""
+        enveloped = (_is_int(obj.get("schema_version")) and _is_int(obj.get("seq"))
+                     and isinstance(obj.get("time"), str))
+        kind = obj["type"] if isinstance(obj.get("type"), str) else None
+        if enveloped and "payload" not in obj and kind in DETECTED_TYPES:
+            return FormatInfo(Kind.THNDRS, obj["schema_version"], line)
+        return None
+
+    def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        return analyze_line
+
+    def line_state(self) -> LineState:
+        return LineState()
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+             options: Options) -> Linked:
+        return link(lines, results, info, options)
+
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+               options: Options, changed: Collection[int]) -> Linked | None:
+        return relink(previous, lines, results, info, options, changed)
+
+    def bom_issue(self, options: Options) -> LineIssue | None:
+        """None: line 1 is analysed as written, mark included."""
+        return None
+
+    def session_id_in_file_name(self, path: str | None) -> str | None:
+        return editing.session_id_in_file_name(path)
+
+    def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
+        return frozenset(), frozenset()
+
+    def dangling(self, field: str, facts: object) -> tuple[str, str]:
+        return _DANGLING.get(field, ("entry", ""))
+
+    def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
+        return editing.known_values(key)
+
+    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
+                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+        return editing.reference_values(results, line, key, levels)
+
+    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
+        return None
+
+    def id_in_use(self, model: object, candidate: str) -> bool:
+        return False
+
+    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
+                levels: Sequence[dict[str, Any]]) -> bool:
+        return editing.flagged(model, line, container, key, value, levels)
+
+    def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
+        return ""
+
+    def first_line(self, now: datetime, path: str | None) -> LineTemplate:
+        return editing.first_line(now, self.session_id_in_file_name(path))
+
+    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
+                  options: Options) -> list[LineTemplate]:
+        return editing.new_lines(results, model, line, now)
+
+
+FORMAT = ThndrsFormat()
