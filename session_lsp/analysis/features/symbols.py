@@ -25,9 +25,18 @@ def _symbols(doc: Document, nodes: list[OutlineNode]) -> list[Symbol]:
             stack.extend((child, False) for child in reversed(node.children))
             continue
         kids = tuple(done.pop(id(child)) for child in node.children)
-        span = Span(node.first, line_span(doc.lines, node.first).start, node.last, line_span(doc.lines, node.last).end)
-        done[id(node)] = Symbol(node.name, node.detail, node.kind, span, line_span(doc.lines, node.line), kids)
+        done[id(node)] = Symbol(node.name, node.detail, node.kind, *_spans(doc, node), kids)
     return [done[id(node)] for node in nodes]
+
+
+def _spans(doc: Document, node: OutlineNode) -> tuple[Span, Span]:
+    """(span, selection span), each line measured once: most nodes are one line, which is both."""
+    first = line_span(doc.lines, node.first)
+    if node.first == node.last == node.line:
+        return first, first
+    last = line_span(doc.lines, node.last)
+    named = first if node.line == node.first else line_span(doc.lines, node.line)
+    return Span(node.first, first.start, node.last, last.end), named
 
 
 def document_symbols(doc: Document, limit: int = 5000) -> list[Symbol]:
