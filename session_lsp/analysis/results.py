@@ -128,6 +128,7 @@ class LinkModel(Protocol):
         ...
 
     def lenses(self) -> list[Lens]:
+        """The code lenses, in the order they are shown."""
         ...
 
     def hints(self, first: int, last: int) -> list[Hint]:
@@ -147,12 +148,14 @@ class LinkModel(Protocol):
         ...
 
     def rename_refusal(self, target: RenameTarget, new_name: str) -> str | None:
-        """Why `new_name` cannot replace the target's value, or None. Asked for every name but the value itself."""
+        """Why `new_name` cannot replace the target's value, or None. Not asked for a non-empty name equal to the
+        value (that rename changes nothing)."""
         ...
 
     def reid(self, line: int) -> RenameTarget | None:
-        """For a line whose identity another line took from it (a duplicate id): its identity and the lines after
-        it that name it, which a fresh value for it must follow."""
+        """For the later of two lines declaring one value (a duplicate id): its declaration, then the places after
+        it (up to the next line declaring the value) that name the value: they meant this line, so they follow it
+        to a fresh value. None when the line declares nothing that can be given one."""
         ...
 
     def renumbering(self) -> Renumbering:

@@ -774,7 +774,8 @@ class ElyraModel:
         entry_id = self.entry_id(line)
         return (("id",), entry_id) if entry_id is not None else None
 
-    # -- LinkModel: structure for the features (the work is in tree, outline, lenses, cards and rename) --------
+    # -- LinkModel: structure for the features, built by tree, outline, lenses, cards and rename (imported when
+    # called, since they import this module) ------------------------------------------------------------------
 
     def label(self, line: int) -> str | None:
         """The label pi shows on this entry (the latest label entry naming its id), if any."""

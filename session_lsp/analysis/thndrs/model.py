@@ -360,7 +360,7 @@ class ThndrsModel:
             return ("seq",), str(facts.seq)
         return None
 
-    # -- LinkModel: structure for the features (the work is in outline) ---------------------------------------
+    # -- LinkModel: structure for the features, built by `outline` (imported when called: it imports this module)
 
     def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
         from .outline import outline
@@ -378,7 +378,7 @@ class ThndrsModel:
         return lenses(self)
 
     def hints(self, first: int, last: int) -> list[Hint]:
-        """The lenses say it all."""
+        """A thndrs file's turns are shown by lenses only."""
         return []
 
     def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
@@ -387,7 +387,7 @@ class ThndrsModel:
         return card_rows(self, record)
 
     def call_card(self, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        """A call is a record of its own: its card is the record's."""
+        """A thndrs call is a record of its own, described by `card_rows`."""
         return None
 
     def rename_target(self, line: int, path: Path, value: str | None) -> RenameTarget | None:
