@@ -11,7 +11,7 @@ from pathlib import Path
 
 import session_lsp.analysis
 from session_lsp.analysis import Document, Options, analyze, elyra, thndrs
-from session_lsp.analysis.features.elyra_tree import layout
+from session_lsp.analysis.elyra.tree import layout
 from session_lsp.analysis.features.views import elyra_view
 from session_lsp.analysis.text import LastSeen, Vocabulary
 

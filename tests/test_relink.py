@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from session_lsp.analysis import Document, Options, analyze
 from session_lsp.analysis.elyra import link_pass
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.results import LinkModel
 from session_lsp.analysis.thndrs import link_pass as thndrs_link_pass
 from session_lsp.analysis.thndrs.model import ThndrsModel
 
@@ -105,7 +106,8 @@ def set_parent(document: Document, line: int, parent: str | None) -> None:
     set_value(document, line, "parentId", parent)
 
 
-def tree_of(model: ElyraModel) -> dict[str, Any]:
+def tree_of(model: LinkModel | None) -> dict[str, Any]:
+    assert isinstance(model, ElyraModel)
     return {"order": list(model.order), "pre": list(model.pre), "end": list(model.end),
             "depth": [model.depth(line) for line in range(model.size)],
             "parent": list(model.parent_of), "children": [model.children(line) for line in range(model.size)],
@@ -267,7 +269,8 @@ def thndrs_sessions(draw: st.DrawFn) -> list[dict[str, Any]]:
     return values
 
 
-def thndrs_model(model: ThndrsModel) -> dict[str, Any]:
+def thndrs_model(model: LinkModel | None) -> dict[str, Any]:
+    assert isinstance(model, ThndrsModel)
     return {"calls": [(c.turn_id, c.call_id, c.started, c.finished, c.other_turn_start, c.claimed_by)
                       for c in model.tool_calls],
             "duplicates": model.duplicate_starts,

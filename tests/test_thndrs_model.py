@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from session_lsp.analysis import Options, analyze
-from session_lsp.analysis.results import LinkModel, Reference
+from session_lsp.analysis.results import Reference
 from session_lsp.analysis.thndrs.model import ThndrsModel
 
 CLEAN = Path(__file__).parent / "cases" / "thndrs" / "clean-full-session.jsonl"
@@ -29,13 +29,6 @@ def record_at(line: int | None) -> dict[str, Any]:
 def lines_of(record_type: str, **match: object) -> list[int]:
     return [n for n, r in enumerate(RECORDS)
             if r["type"] == record_type and all(r.get(k) == v for k, v in match.items())]
-
-
-def test_it_offers_what_the_link_model_protocol_asks() -> None:
-    wanted = [name for name in vars(LinkModel) if not name.startswith("_")]
-    assert wanted == ["references_from", "references_to", "identity"]
-    m: LinkModel = model()
-    assert all(callable(getattr(m, name)) for name in wanted)
 
 
 def test_turns() -> None:

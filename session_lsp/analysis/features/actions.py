@@ -14,14 +14,11 @@ import msgspec
 from .. import jsonscan
 from ..diagnostics import Diagnostic, Span
 from ..document import Document
-from ..elyra.facts import EntryFacts
 from ..lines import LineKind, split_glued
-from ..thndrs.facts import RecordFacts
 from .edits import replace_line, replace_value
 from .snippets import fresh_id
 from .types import CodeAction, TextEdit
 from .values import elyra_parent_above
-from .views import elyra_view
 
 SEQ_CODES = ("THN030", "THN031", "THN032", "THN033")
 
@@ -55,36 +52,26 @@ def _reparent(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
     return CodeAction(title, "quickfix", (edit,), (diagnostic.code,), True)
 
 
-_REFERENCE_FACTS = (("parent_id", ("parentId",)), ("target_id", ("targetId",)), ("from_id", ("fromId",)),
-                    ("first_kept_id", ("firstKeptEntryId",)))
-
-
 def _reid(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
-    """The later of two entries with one id gets a fresh id, and the lines written after it (up to the next entry
-    with that id) that name the id are pointed at it: pi appended them while it was the leaf, so they meant it."""
-    model = elyra_view(doc)
+    """The later of two entries with one id gets a fresh id (one a rename would take), and the lines the model says
+    meant this entry by it are pointed at it."""
+    model = doc.linked.model
     line = diagnostic.span.line
-    facts = doc.results[line].facts
-    if model is None or not isinstance(facts, EntryFacts) or facts.id is None:
+    target = model.reid(line) if model is not None else None
+    if model is None or target is None:
         return None
-    old = facts.id
     data = diagnostic.data or {}
-    new = data.get("new_id") or fresh_id(f"{old}/{line}", lambda candidate: candidate in model.by_id)
-    edit = replace_value(doc.lines, line, ("id",), _json(new))
+    new = data.get("new_id") or fresh_id(f"{target.value}/{line}",
+                                         lambda candidate: model.rename_refusal(target, candidate) is not None)
+    (number, path), *later = target.places
+    edit = replace_value(doc.lines, number, path, _json(new))
     if edit is None:
         return None
     edits = [edit]
-    for number in range(line + 1, len(doc.lines)):
-        found = doc.results[number].facts
-        if not isinstance(found, EntryFacts):
-            continue
-        if found.id == old:
-            break
-        for attr, path in _REFERENCE_FACTS:
-            if getattr(found, attr) == old:
-                change = replace_value(doc.lines, number, path, _json(new))
-                if change is not None:
-                    edits.append(change)
+    for number, path in later:
+        change = replace_value(doc.lines, number, path, _json(new))
+        if change is not None:
+            edits.append(change)
     moved = len(edits) - 1
     title = f"Give this entry the fresh id {new!r}" + (f" and update the {moved} line{'s' if moved != 1 else ''} "
                                                        "written after it" if moved else "")
@@ -99,20 +86,19 @@ def _hook_message(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
 
 
 def _renumber(doc: Document, codes: tuple[str, ...]) -> CodeAction | None:
-    """seq 0, 1, 2, ... over the records in line order, as thndrs' writer numbers them."""
+    """The record numbers in line order, as the format's writer numbers them."""
+    model = doc.linked.model
+    if model is None:
+        return None
+    numbering = model.renumbering()
     edits: list[TextEdit] = []
-    count = 0
-    for number, result in enumerate(doc.results):
-        facts = result.facts
-        if not isinstance(facts, RecordFacts):
-            continue
-        if facts.seq is not None and facts.seq != count:
-            found = jsonscan.value_span(doc.lines[number], ("seq",))
-            if found is not None:
-                edits.append(TextEdit(Span(number, found[0], number, found[1]), str(count)))
-        count += 1
+    for number, path, value in numbering.changes:
+        found = jsonscan.value_span(doc.lines[number], path)
+        if found is not None:
+            edits.append(TextEdit(Span(number, found[0], number, found[1]), str(value)))
     if not edits:
         return None
+    count = numbering.count
     title = f"Renumber seq 0..{count - 1} in line order ({len(edits)} record{'s' if len(edits) != 1 else ''} change)"
     return CodeAction(title, "quickfix", tuple(edits), codes, False)
 

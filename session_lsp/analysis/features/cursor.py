@@ -6,8 +6,6 @@ the cursor is in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import msgspec
 
 from .. import jsonscan
@@ -59,10 +57,9 @@ def cursor_at(doc: Document, line: int, col: int) -> Cursor | None:
 def reference_at(doc: Document, cursor: Cursor) -> Reference | None:
     """The link written at the cursor's path (cursor on its key or its value)."""
     model = doc.linked.model
-    if model is None or not hasattr(model, "references_from"):
+    if model is None:
         return None
-    references: Sequence[Reference] = model.references_from(cursor.line)
-    for reference in references:
+    for reference in model.references_from(cursor.line):
         if tuple(reference.path) == cursor.path:
             return reference
     return None
@@ -71,7 +68,7 @@ def reference_at(doc: Document, cursor: Cursor) -> Reference | None:
 def is_identity(doc: Document, cursor: Cursor) -> bool:
     """The cursor is on the field other lines use to name this line's entry (an Elyra `id`, a thndrs turn id)."""
     model = doc.linked.model
-    if model is None or not hasattr(model, "identity"):
+    if model is None:
         return False
     found = model.identity(cursor.line)
     return found is not None and tuple(found[0]) == cursor.path

@@ -8,7 +8,7 @@ from array import array
 
 import msgspec
 
-from ..elyra.model import NONE, ElyraModel
+from .model import NONE, ElyraModel
 
 
 class Run(msgspec.Struct):

@@ -1,0 +1,71 @@
+"""Every format's link model is a `results.LinkModel`: the features read models through the protocol alone, so a
+model that lacks a member, or names its parameters otherwise, breaks them. Checked on real case files."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from session_lsp.analysis import Options, analyze
+from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.results import LinkModel, Reference
+from session_lsp.analysis.structure import Budget, Hint, Lens, OutlineNode, RenameTarget, Renumbering
+from session_lsp.analysis.thndrs.model import ThndrsModel
+
+CASES = Path(__file__).parent / "cases"
+FORMATS = [("elyra/ELY047-branched.jsonl", ElyraModel), ("elyra/valid-v1.jsonl", ElyraModel),
+           ("thndrs/clean-full-session.jsonl", ThndrsModel)]
+MEMBERS = [name for name in vars(LinkModel) if not name.startswith("_")]
+
+
+def _parameters(function: Callable[..., object]) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def test_the_protocol_has_the_members_the_features_read() -> None:
+    assert MEMBERS == ["references_from", "references_to", "identity", "outline", "folds", "lenses", "hints",
+                       "card_rows", "call_card", "rename_target", "rename_refusal", "reid", "renumbering"]
+
+
+@pytest.mark.parametrize(("case", "model_type"), FORMATS)
+def test_each_format_model_satisfies_the_protocol(case: str, model_type: type) -> None:
+    model = analyze((CASES / case).read_text(encoding="utf-8"), Options()).linked.model
+    assert type(model) is model_type
+    assert isinstance(model, LinkModel)
+    for name in MEMBERS:
+        assert name in vars(model_type), f"{model_type.__name__}.{name} comes from no definition of its own"
+        assert _parameters(getattr(model_type, name)) == _parameters(getattr(LinkModel, name)), name
+
+
+@pytest.mark.parametrize(("case", "model_type"), FORMATS)
+def test_each_format_model_answers_in_the_neutral_shapes(case: str, model_type: type) -> None:
+    document = analyze((CASES / case).read_text(encoding="utf-8"), Options())
+    model = document.linked.model
+    assert model is not None
+    size = len(document.lines)
+    for line in range(size):
+        assert all(type(r) is Reference and r.line == line for r in model.references_from(line))
+        assert all(type(r) is Reference and r.target == line for r in model.references_to(line))
+        assert all(type(row) is str for row in model.card_rows(line, {}))
+        found = model.rename_target(line, ("id",), "x")
+        assert found is None or (type(found) is RenameTarget and found.places[0][0] == line)
+    budget = Budget(10_000)
+    outline = model.outline(document.results, budget)
+    stack = list(outline.nodes)
+    assert stack and budget.cut == 0
+    while stack:
+        node = stack.pop()
+        assert type(node) is OutlineNode and 0 <= node.first <= node.line <= node.last < size
+        stack.extend(node.children)
+    assert all(0 <= first < last < size for first, last in model.folds(document.results))
+    assert all(type(lens) is Lens and 0 <= lens.line < size for lens in model.lenses())
+    assert all(type(hint) is Hint and 0 <= hint.line < size for hint in model.hints(0, size - 1))
+    assert type(model.renumbering()) is Renumbering
+
+
+def test_a_file_that_is_not_a_session_has_no_model() -> None:
+    text = (CASES / "plain" / "SLS001-ordinary-jsonl.jsonl").read_text(encoding="utf-8")
+    assert analyze(text, Options()).linked.model is None
