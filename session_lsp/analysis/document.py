@@ -69,11 +69,12 @@ def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
         from .elyra.releases import release
 
         line_pass = partial(elyra.analyze_line, release=release(options.pi_version))
-        return TwoPassAnalyzer(info, options, line_pass, elyra.LineState(), elyra.link, elyra.relink)
+        return TwoPassAnalyzer(info, options, line_pass, elyra.LineState(options.titles), elyra.link, elyra.relink)
     if info.kind is Kind.THNDRS:
         from . import thndrs
 
-        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.LineState(), thndrs.link, thndrs.relink)
+        return TwoPassAnalyzer(info, options, thndrs.analyze_line, thndrs.LineState(options.titles), thndrs.link,
+                               thndrs.relink)
     from .plain import PlainAnalyzer
 
     return PlainAnalyzer(info, options)
