@@ -20,6 +20,7 @@ from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO, TypeVar
 
+import msgspec
 from lsprotocol import types
 from pygls.exceptions import (
     JsonRpcException,
@@ -48,6 +49,16 @@ logger = logging.getLogger(__name__)
 
 SETTINGS_WAIT = 2.0
 """Seconds the first diagnostics wait for the client's settings before going out with the defaults."""
+
+
+def _decode(body: bytes | bytearray) -> Any:
+    """A message body as Python values. msgspec reads a large didOpen about twice as fast as `json`; the few
+    bodies it refuses and `json` reads (NaN, a lone surrogate escape, a number beyond float range, a BOM) are read
+    by `json` as before, and a body neither reads raises `json`'s ValueError."""
+    try:
+        return msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return json.loads(body)
 
 
 def _id(data: Any) -> int | str | None:
@@ -82,7 +93,7 @@ class SessionProtocol(LanguageServerProtocol):
         """Handle one message body; a malformed one is answered with its JSON-RPC error (the id is null when it
         cannot be known), a notification that cannot be handled is dropped with a line in the log."""
         try:
-            data = json.loads(body)
+            data = _decode(body)
         except ValueError as error:
             self._refuse(None, JsonRpcParseError(f"the message is not JSON: {error}"))
             return
