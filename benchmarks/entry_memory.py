@@ -16,6 +16,7 @@ import os
 import sys
 import tracemalloc
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,14 @@ from lsp_bench import benchmark_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from session_lsp.analysis import Document, Options
+from session_lsp.analysis.result_store import PlainResults
+from session_lsp.analysis.results import LineResult
 from session_lsp.files import FileLines
 
 ATOMS = (str, int, float, bytes)
 
 
-def by_field(results: list[Any]) -> Counter[str]:
+def by_field(results: Sequence[Any]) -> Counter[str]:
     """Bytes of the results, per field path ("facts.timestamp", "facts.tool_calls[].id", ...)."""
     seen: set[int] = set()
     sizes: Counter[str] = Counter()
@@ -46,10 +49,19 @@ def by_field(results: list[Any]) -> Counter[str]:
             for item in value:
                 walk(item, where + "[]")
 
-    for result in results:
-        sizes["results list (a pointer a line)"] += 8
-        walk(result, "")
-    sizes["LineResult"] = sizes.pop("")
+    if isinstance(results, PlainResults):  # a facts pointer and a kind byte a line; the few other results whole
+        sizes["PlainResults (facts pointer and kind byte)"] = 9 * len(results)
+        for result in results:
+            if type(result) is LineResult and not result.issues:
+                walk(result.facts, "facts")
+            else:
+                sizes["PlainResults (facts pointer and kind byte)"] += 8  # its slot in the dict of whole results
+                walk(result, "")
+    else:
+        for result in results:
+            sizes["results list (a pointer a line)"] += 8
+            walk(result, "")
+    sizes["LineResult"] = sizes.pop("", 0)
     return sizes
 
 

@@ -16,7 +16,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.text", "analysis.diagnostics", "analysis.forwarding", "analysis.jsonscan"),
     ("analysis.lines", "analysis.registry", "analysis.line_store"),
     ("analysis.detect", "analysis.validate", "analysis.results", "analysis.rule_filter"),
-    ("analysis.anchors", "analysis.plain"),
+    ("analysis.anchors", "analysis.plain", "analysis.result_store"),
     ("analysis.elyra", "analysis.thndrs"),
     ("analysis.document",),
     ("analysis.features",),

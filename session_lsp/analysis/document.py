@@ -26,6 +26,7 @@ from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
 from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
+from .result_store import PlainResults
 from .results import FormatAnalyzer, LineResult, Linked, Options
 from .text import decode_bytes, split_lines
 
@@ -109,20 +110,29 @@ class Document:
         document.resolver = AnchorResolver()
         stream = lines.stream()
         head = list(islice(stream, DETECTION_HORIZON))
-        document._start(detect(head), chain(head, stream), lines)
+        document._start(detect(head), chain(head, stream), lines, compact=not document.options.titles)
         document.invalid_utf8 = tuple(lines.invalid_utf8)
         return document
 
     def _reset(self, lines: list[str]) -> None:
         self._start(detect(lines), lines, LineStore(lines))
 
-    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str]) -> None:
-        """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards."""
+    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str], compact: bool = False) -> None:
+        """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards. A
+        `compact` document (read-only) keeps its results as `PlainResults`."""
         self.format = info
         self.analyzer = analyzer_for(self.format, self.options)
-        self.results: list[LineResult] = [self._line(number, line) for number, line in enumerate(lines)]
+        self.results: Sequence[LineResult]
+        if compact:
+            results = PlainResults()
+            for number, line in enumerate(lines):
+                results.append(self._line(number, line))
+            self.results = results
+            self._issue_lines = results.with_issues()
+        else:
+            self.results = [self._line(number, line) for number, line in enumerate(lines)]
+            self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         self.lines: Sequence[str] = store
-        self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
         self._line_diagnostics: dict[int, list[Diagnostic]] = {}
         """Per line, the diagnostics of its line issues as last assembled: an edit drops the lines it touched (every
@@ -176,8 +186,8 @@ class Document:
 
     def edit(self, start_line: int, start_col: int, end_line: int, end_col: int, new_text: str) -> None:
         """Replace the range (code-point columns, end exclusive) with `new_text`, as an LSP change event does."""
-        lines = self.lines
-        if not isinstance(lines, LineStore):
+        lines, results = self.lines, self.results
+        if not isinstance(lines, LineStore) or not isinstance(results, list):
             raise TypeError("a streamed document is read-only")
         last = len(lines) - 1
         start_line, end_line = min(max(start_line, 0), last), min(max(end_line, 0), last)
@@ -204,7 +214,7 @@ class Document:
                 self._reset(list(lines))
                 return
         new_results = [self._line(start_line + offset, line) for offset, line in enumerate(replacement)]
-        self.results[start_line : end_line + 1] = new_results
+        results[start_line : end_line + 1] = new_results
         self._splice_issue_lines(start_line, end_line, new_results)
         self._diagnostics = None
         if self._base is None:
