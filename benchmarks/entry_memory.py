@@ -72,8 +72,9 @@ def measure(path: Path, options: Options, label: str) -> None:
         before = tracemalloc.get_traced_memory()[0]
         document = Document.streamed(lines, options)
         after_lines = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
         linked = document.linked
-        after_link = tracemalloc.get_traced_memory()[0]
+        after_link, link_peak = tracemalloc.get_traced_memory()
         count = len(document.results)
         issues = len(linked.issues)
     tracemalloc.stop()
@@ -81,7 +82,8 @@ def measure(path: Path, options: Options, label: str) -> None:
     total = sum(fields.values())
     print(f"{label}: {count} lines, {path.stat().st_size / count:.0f} bytes a line in the file")
     print(f"  traced: line pass (results and line offsets) {(after_lines - before) / count:.0f} B/line, "
-          f"link model {(after_link - after_lines) / count:.0f} B/line ({issues} link issues)")
+          f"link model {(after_link - after_lines) / count:.0f} B/line ({issues} link issues), peak while linking "
+          f"{(link_peak - before) / count:.0f} B/line in all")
     print(f"  results by field: {total / count:.0f} B/line")
     for name, size in fields.most_common():
         if size / count >= 0.5:

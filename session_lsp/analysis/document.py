@@ -27,11 +27,13 @@ from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
 from .result_store import PlainResults
-from .results import FormatAnalyzer, LineResult, Linked, Options
+from .results import FormatAnalyzer, LineResult, Linked, Options, line_result
 from .text import decode_bytes, split_lines
 
 LinePass = Callable[[str, FormatInfo, Any], LineResult]
 """A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
+TitlePass = Callable[[str, LineResult, Any], str | None]
+"""A format's shortcut to a line's title from its untitled result (None: run the line pass for it)."""
 LinkPass = Callable[[Sequence[str], Sequence[LineResult], FormatInfo, Options], Linked]
 RelinkPass = Callable[[Linked, Sequence[str], Sequence[LineResult], FormatInfo, Options, Collection[int]],
                       Linked | None]
@@ -42,17 +44,29 @@ class TwoPassAnalyzer:
     detected format and options. It owns the line pass's state, so what one line leaves for the next (the last id,
     the shared strings) belongs to this file alone."""
 
-    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, line_state: object,
-                 link_pass: LinkPass, relink_pass: RelinkPass | None = None) -> None:
+    def __init__(self, info: FormatInfo, options: Options, line_pass: LinePass, line_state: Any,
+                 link_pass: LinkPass, relink_pass: RelinkPass | None = None,
+                 title_pass: TitlePass | None = None) -> None:
         self.info = info
         self.options = options
         self._line_pass = line_pass
         self._line_state = line_state
         self._link_pass = link_pass
         self._relink_pass = relink_pass
+        self._title_pass = title_pass
 
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info, self._line_state)
+
+    def show_titles(self) -> None:
+        self._line_state.titles = True
+
+    def title(self, text: str, result: LineResult) -> str:
+        if self._title_pass is not None:
+            found = self._title_pass(text, result, self._line_state)
+            if found is not None:
+                return found
+        return self.line(text).title
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         return self._link_pass(lines, results, self.info, self.options)
@@ -70,7 +84,8 @@ def analyzer_for(info: FormatInfo, options: Options) -> FormatAnalyzer:
         from .elyra.releases import release
 
         line_pass = partial(elyra.analyze_line, release=release(options.pi_version))
-        return TwoPassAnalyzer(info, options, line_pass, elyra.LineState(options.titles), elyra.link, elyra.relink)
+        return TwoPassAnalyzer(info, options, line_pass, elyra.LineState(options.titles), elyra.link, elyra.relink,
+                               elyra.line_title)
     if info.kind is Kind.THNDRS:
         from . import thndrs
 
@@ -156,6 +171,20 @@ class Document:
 
         issue = bom_issue(self.options.pi_version)
         return msgspec.structs.replace(result, issues=(issue, *result.issues))
+
+    def show_titles(self) -> None:
+        """Name every line of a document analysed without titles: the server leaves them out of a file's first
+        analysis, so its diagnostics go out sooner, and adds them before any request reads the document. Facts and
+        issues stay the objects they were, so nothing is relinked."""
+        if self.options.titles:
+            return
+        self.options = msgspec.structs.replace(self.options, titles=True)
+        self.analyzer.show_titles()
+        title = self.analyzer.title
+        self.results = [
+            line_result(result.kind, result.facts, result.issues,
+                        self._line(0, line).title if number == 0 else title(line, result), result.parts)
+            for number, (line, result) in enumerate(zip(self.lines, self.results, strict=True))]
 
     @property
     def linked(self) -> Linked:

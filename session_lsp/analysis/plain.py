@@ -16,6 +16,12 @@ class PlainAnalyzer:
     def line(self, text: str) -> LineResult:
         return LineResult(LineKind.BLANK if is_blank(text) else LineKind.OBJECT)
 
+    def show_titles(self) -> None:
+        pass
+
+    def title(self, text: str, result: LineResult) -> str:
+        return ""
+
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         if all(is_blank(line) for line in lines):
             return Linked(None, [])

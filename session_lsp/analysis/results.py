@@ -105,6 +105,14 @@ class Options(msgspec.Struct, frozen=True):
 class FormatAnalyzer(Protocol):
     def line(self, text: str) -> LineResult: ...
 
+    def show_titles(self) -> None:
+        """From now on, `line` gives titles (for a document analysed without them)."""
+        ...
+
+    def title(self, text: str, result: LineResult) -> str:
+        """The title of a line `line` analysed without one (as `result`), once `show_titles` was called."""
+        ...
+
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked: ...
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult],

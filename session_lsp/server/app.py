@@ -36,6 +36,7 @@ from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, 
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
+from ..analysis import Document
 from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding
 from . import convert, wire
@@ -59,6 +60,12 @@ def _decode(body: bytes | bytearray) -> Any:
         return msgspec.json.decode(body)
     except msgspec.DecodeError:
         return json.loads(body)
+
+
+def _titled(fn: Callable[..., T], doc: Document, *args: Any) -> T:
+    """`fn(doc, *args)` once the document's lines have titles (a request can come before the first settle)."""
+    doc.show_titles()
+    return fn(doc, *args)
 
 
 def _id(data: Any) -> int | str | None:
@@ -255,7 +262,7 @@ class SessionServer(LanguageServer):
             if entry.doc is None:
                 return None
             head = (entry.doc, entry.version) if versioned else (entry.doc,)
-            return await self.run(fn, *head, *args)
+            return await self.run(_titled, fn, *head, *args)
 
     def settle_later(self, entry: OpenDocument) -> None:
         """Once diagnostics have gone out: compress the document's idle lines and give freed memory back, behind

@@ -3,7 +3,7 @@ moves one subtree), which `document.analyzer_for` binds to a file."""
 
 from __future__ import annotations
 
-from .line_pass import LineState, analyze_line
+from .line_pass import LineState, analyze_line, line_title
 from .link_pass import link, relink
 
-__all__ = ["LineState", "analyze_line", "link", "relink"]
+__all__ = ["LineState", "analyze_line", "line_title", "link", "relink"]

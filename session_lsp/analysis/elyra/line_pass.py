@@ -98,6 +98,21 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
     return _object(text, line, info, findings, release, state)
 
 
+def line_title(text: str, result: LineResult, state: LineState) -> str | None:
+    """The title `analyze_line` gives a line it reads on its fast path, made from the facts it made then (`result`):
+    the server names lines only once the first diagnostics are out. None for any other line: the caller runs the
+    whole line pass."""
+    if result.kind is not _OBJECT or too_deep(text):
+        return None
+    try:
+        line = _DECODER.decode(text)
+    except (msgspec.DecodeError, UnicodeEncodeError):
+        return None
+    if line.type == "session":
+        return header_title(line)
+    return entry_title(line, result.facts, state.shared)
+
+
 def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding], release: PiRelease,
             state: LineState) -> LineResult:
     facts: EntryFacts | HeaderFacts
