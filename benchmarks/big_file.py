@@ -2,9 +2,11 @@
 and `sessionLsp/analyzeFile` reads one the same way. Prints, for one generated Elyra session (benchmarks/generate.py,
 1,000,000 entries by default, about 506 MB): wall time and peak memory (VmHWM) of `check FILE` (streamed), of
 `check - < FILE` (standard input, read whole: the in-memory path, for comparison), and of a server answering
-`sessionLsp/analyzeFile` for it, each against the file's size.
+`sessionLsp/analyzeFile` for it, each against the file's size. `--scale K` makes every message and tool output K
+times longer (generate.Text): `--scale 3 --entries 200000` is a 300 MB file whose lines average about 1.5 KB, the
+size of the real pi sessions in tests/corpus/ (the default lines average 506 bytes).
 
-    python benchmarks/big_file.py [--entries N] [--skip-stdin] [--skip-server]
+    python benchmarks/big_file.py [--entries N] [--scale K] [--skip-stdin] [--skip-server]
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from lsp_bench import start
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def big_file(entries: int) -> Path:
+def big_file(entries: int, scale: int = 1) -> Path:
     """The generated session of `entries` entries, written once into benchmarks/out/ and reused."""
-    session = generate.ElyraSession(generate.SEED)
-    path = generate.OUT / f"big-{entries}-{session.file_name()}"
+    session = generate.ElyraSession(generate.SEED, scale)
+    path = generate.OUT / f"big-{entries}{f'-x{scale}' if scale != 1 else ''}-{session.file_name()}"
     if not path.exists():
         partial = path.with_suffix(".partial")
         generate.write(partial, session.lines(entries))
@@ -64,11 +66,12 @@ def analyze_file(path: Path) -> tuple[float, int, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, default=1_000_000)
+    parser.add_argument("--scale", type=int, default=1, help="text sizes times K (default 1: 506 bytes a line)")
     parser.add_argument("--skip-stdin", action="store_true", help="do not time the in-memory path")
     parser.add_argument("--skip-server", action="store_true", help="do not time sessionLsp/analyzeFile")
     args = parser.parse_args()
     begun = time.perf_counter()
-    path = big_file(args.entries)
+    path = big_file(args.entries, args.scale)
     size = path.stat().st_size
     print(f"{path}: {size / 1e6:.0f} MB, {args.entries + 1} lines (ready in {time.perf_counter() - begun:.0f} s); "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")

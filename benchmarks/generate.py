@@ -54,10 +54,12 @@ def _compact(value: object) -> str:
 
 
 class Text:
-    """Deterministic prose and code-ish output of a requested size."""
+    """Deterministic prose and code-ish output of a requested size, times `scale` (1: the default sizes; larger:
+    the longer messages and outputs of real sessions, whose lines average 1-2.4 KB)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, scale: int = 1) -> None:
         self.rng = rng
+        self.scale = scale
 
     def words(self, count: int) -> str:
         choice = self.rng.choice
@@ -65,7 +67,7 @@ class Text:
 
     def prose(self, low: int, high: int) -> str:
         """Sentences totalling about low..high words."""
-        target = self.rng.randint(low, high)
+        target = self.rng.randint(low, high) * self.scale
         sentences: list[str] = []
         while target > 0:
             size = min(target, self.rng.randint(6, 18))
@@ -77,7 +79,7 @@ class Text:
         """Tool output: numbered source-like lines."""
         rng = self.rng
         return "".join(f"{n:5d}  {'    ' * rng.randint(0, 3)}{self.words(rng.randint(2, 8))}\n"
-                       for n in range(1, lines + 1))
+                       for n in range(1, lines * self.scale + 1))
 
     def token(self, size: int) -> str:
         return "".join(self.rng.choice(ALNUM) for _ in range(size))
@@ -108,9 +110,9 @@ class Clock:
 
 
 class ElyraSession:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, scale: int = 1) -> None:
         self.rng = random.Random(seed)
-        self.text = Text(self.rng)
+        self.text = Text(self.rng, scale)
         self.clock = Clock(self.rng)
         self.ids: set[str] = set()
         self.path: list[str] = []

@@ -251,9 +251,9 @@ class CheckSettings(msgspec.Struct):
 def check_one(settings: CheckSettings, source: Source, data: bytes | None = None) -> Checked | str:
     """One file, streamed (or `data`, standard input read by the parent) and analysed; a read error is returned as
     its message, so it stays the problem of that file alone. Only what the output needs is kept of each
-    diagnostic."""
+    diagnostic, and the lines get no titles (nothing here shows them)."""
     options = Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
-                      pi_version=settings.pi_version)
+                      pi_version=settings.pi_version, titles=False)
     try:
         with opened(source, options, data) as document:
             return _checked(settings, document)

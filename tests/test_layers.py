@@ -16,7 +16,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.text", "analysis.diagnostics", "analysis.forwarding", "analysis.jsonscan", "analysis.payload_types"),
     ("analysis.lines", "analysis.registry", "analysis.line_store", "analysis.structure"),
     ("analysis.detect", "analysis.validate", "analysis.results", "analysis.rule_filter", "analysis.editing"),
-    ("analysis.anchors", "analysis.plain"),
+    ("analysis.anchors", "analysis.plain", "analysis.result_store"),
     ("analysis.elyra", "analysis.thndrs"),
     ("analysis.formats",),
     ("analysis.document",),

@@ -13,6 +13,7 @@ import pytest
 
 from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.results import LineResult
 from session_lsp.files import CHUNK, FileLines, NotReadable
 
 TESTS = Path(__file__).resolve().parent
@@ -25,15 +26,26 @@ import generate  # noqa: E402
 
 
 def assert_streamed_as_whole(path: Path, chunk: int = CHUNK) -> None:
-    options = Options(path=str(path), exists=os.path.exists)
-    whole = analyze_bytes(path.read_bytes(), options)
-    with FileLines(str(path), chunk=chunk) as lines:
-        streamed = Document.streamed(lines, options)
-        assert streamed.format == whole.format
-        assert streamed.results == whole.results
-        assert streamed.invalid_utf8 == whole.invalid_utf8
-        assert streamed.diagnostics() == whole.diagnostics()
-        assert list(streamed.lines) == list(whole.lines)
+    """With titles (as `sessionLsp/analyzeFile` reads a file) and without (as `check` does: its results are kept
+    as `PlainResults`); the results without titles are those with them, less the titles."""
+    titled: list[LineResult] = []
+    for titles in (True, False):
+        options = Options(path=str(path), exists=os.path.exists, titles=titles)
+        whole = analyze_bytes(path.read_bytes(), options)
+        with FileLines(str(path), chunk=chunk) as lines:
+            streamed = Document.streamed(lines, options)
+            assert streamed.format == whole.format
+            assert isinstance(streamed.results, list) == titles
+            assert list(streamed.results) == whole.results
+            assert streamed.invalid_utf8 == whole.invalid_utf8
+            assert streamed.diagnostics() == whole.diagnostics()
+            assert list(streamed.lines) == list(whole.lines)
+            if titles:
+                titled = whole.results
+            else:
+                assert [(r.kind, r.facts, r.issues, r.parts) for r in whole.results] == [
+                    (r.kind, r.facts, r.issues, r.parts) for r in titled]
+                assert not any(r.title for r in streamed.results)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: str(path.relative_to(ROOT)))

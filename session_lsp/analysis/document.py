@@ -25,7 +25,8 @@ from .formats import Format, detect, format_for
 from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
-from .results import FormatAnalyzer, LineResult, Linked, Options
+from .result_store import PlainResults
+from .results import FormatAnalyzer, LineResult, Linked, Options, line_result
 from .text import decode_bytes, split_lines
 
 
@@ -39,10 +40,17 @@ class TwoPassAnalyzer:
         self.options = options
         self._face = face
         self._line_pass = face.line_pass(options)
-        self._line_state = face.line_state()
+        self._line_state = face.line_state(options)
 
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info, self._line_state)
+
+    def show_titles(self) -> None:
+        self._face.show_titles(self._line_state)
+
+    def title(self, text: str, result: LineResult) -> str:
+        found = self._face.line_title(text, result, self._line_state)
+        return found if found is not None else self.line(text).title
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         return self._face.link(lines, results, self.info, self.options)
@@ -85,20 +93,29 @@ class Document:
         document.resolver = AnchorResolver()
         stream = lines.stream()
         head = list(islice(stream, DETECTION_HORIZON))
-        document._start(detect(head), chain(head, stream), lines)
+        document._start(detect(head), chain(head, stream), lines, compact=not document.options.titles)
         document.invalid_utf8 = tuple(lines.invalid_utf8)
         return document
 
     def _reset(self, lines: list[str]) -> None:
         self._start(detect(lines), lines, LineStore(lines))
 
-    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str]) -> None:
-        """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards."""
+    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str], compact: bool = False) -> None:
+        """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards. A
+        `compact` document (read-only) keeps its results as `PlainResults`."""
         self.format = info
         self.analyzer = analyzer_for(self.format, self.options)
-        self.results: list[LineResult] = [self._line(number, line) for number, line in enumerate(lines)]
+        self.results: Sequence[LineResult]
+        if compact:
+            results = PlainResults()
+            for number, line in enumerate(lines):
+                results.append(self._line(number, line))
+            self.results = results
+            self._issue_lines = results.with_issues()
+        else:
+            self.results = [self._line(number, line) for number, line in enumerate(lines)]
+            self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         self.lines: Sequence[str] = store
-        self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
         self._line_diagnostics: dict[int, list[Diagnostic]] = {}
         """Per line, the diagnostics of its line issues as last assembled: an edit drops the lines it touched (every
@@ -125,6 +142,20 @@ class Document:
             return self.analyzer.line(text)
         result = self.analyzer.line(" " + text[1:])
         return msgspec.structs.replace(result, issues=(issue, *result.issues))
+
+    def show_titles(self) -> None:
+        """Name every line of a document analysed without titles: the server leaves them out of a file's first
+        analysis, so its diagnostics go out sooner, and adds them before any request reads the document. Facts and
+        issues stay the objects they were, so nothing is relinked."""
+        if self.options.titles:
+            return
+        self.options = msgspec.structs.replace(self.options, titles=True)
+        self.analyzer.show_titles()
+        title = self.analyzer.title
+        self.results = [
+            line_result(result.kind, result.facts, result.issues,
+                        self._line(0, line).title if number == 0 else title(line, result), result.parts)
+            for number, (line, result) in enumerate(zip(self.lines, self.results, strict=True))]
 
     @property
     def linked(self) -> Linked:
@@ -155,8 +186,8 @@ class Document:
 
     def edit(self, start_line: int, start_col: int, end_line: int, end_col: int, new_text: str) -> None:
         """Replace the range (code-point columns, end exclusive) with `new_text`, as an LSP change event does."""
-        lines = self.lines
-        if not isinstance(lines, LineStore):
+        lines, results = self.lines, self.results
+        if not isinstance(lines, LineStore) or not isinstance(results, list):
             raise TypeError("a streamed document is read-only")
         last = len(lines) - 1
         start_line, end_line = min(max(start_line, 0), last), min(max(end_line, 0), last)
@@ -183,7 +214,7 @@ class Document:
                 self._reset(list(lines))
                 return
         new_results = [self._line(start_line + offset, line) for offset, line in enumerate(replacement)]
-        self.results[start_line : end_line + 1] = new_results
+        results[start_line : end_line + 1] = new_results
         self._splice_issue_lines(start_line, end_line, new_results)
         self._diagnostics = None
         if self._base is None:

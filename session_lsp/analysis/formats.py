@@ -65,8 +65,17 @@ class Format(Protocol):
 
     def line_pass(self, options: Options) -> LinePass: ...
 
-    def line_state(self) -> object:
-        """A fresh state for the line pass of one file."""
+    def line_state(self, options: Options) -> object:
+        """A fresh state for the line pass of one file (it knows whether lines get titles: `options.titles`)."""
+        ...
+
+    def show_titles(self, state: object) -> None:
+        """From now on, the line pass with this state names lines (a document first analysed without titles)."""
+        ...
+
+    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
+        """The title of a line analysed without one, made from its `result` when the format can; None: the caller
+        runs the line pass again for it."""
         ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,

@@ -39,8 +39,14 @@ class PlainFormat:
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
         return _line
 
-    def line_state(self) -> None:
+    def line_state(self, options: Options) -> None:
         return None
+
+    def show_titles(self, state: object) -> None:
+        """Plain lines have no titles."""
+
+    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
+        return ""
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:

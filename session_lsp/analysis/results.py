@@ -26,15 +26,41 @@ from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
 
 class LineResult(msgspec.Struct, gc=False):
-    """Holds only frozen values, never a cycle, so the garbage collector need not track 100,000 of them."""
+    """Holds only frozen values, never a cycle, so the garbage collector need not track 100,000 of them. A line
+    without a title (every line `check` reads) is this class, three slots; a title, and the parts of a glued line,
+    take a subclass (`line_result` picks it), so a million-line file does not keep two empty slots a line."""
 
     kind: LineKind
     facts: Any = None
     issues: tuple[LineIssue, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """How outlines and trees name this line (role and first words); not read by the link pass."""
+        return ""
+
+    @property
+    def parts(self) -> tuple[int, ...]:
+        """For glued lines: the column where each record starts."""
+        return ()
+
+
+class TitledResult(LineResult, gc=False):
     title: str = ""
-    """How outlines and trees name this line (role and first words); not read by the link pass."""
+
+
+class GluedResult(TitledResult, gc=False):
     parts: tuple[int, ...] = ()
-    """For glued lines: the column where each record starts."""
+
+
+def line_result(kind: LineKind, facts: Any = None, issues: tuple[LineIssue, ...] = (), title: str = "",
+                parts: tuple[int, ...] = ()) -> LineResult:
+    """The smallest result that holds these values."""
+    if parts:
+        return GluedResult(kind, facts, issues, title, parts)
+    if title:
+        return TitledResult(kind, facts, issues, title)
+    return LineResult(kind, facts, issues)
 
 
 class Anchor(msgspec.Struct, frozen=True):
@@ -73,10 +99,21 @@ class Options(msgspec.Struct, frozen=True):
     exists: Callable[[str], bool] | None = None
     pi_version: str | None = None
     """The pi release whose behaviour messages state (a key of `elyra.releases.RELEASES`); None: the newest."""
+    titles: bool = True
+    """Whether the line pass names each line (`LineResult.title`, for outlines, trees and hovers): `check` prints
+    none, so it neither computes nor keeps them."""
 
 
 class FormatAnalyzer(Protocol):
     def line(self, text: str) -> LineResult: ...
+
+    def show_titles(self) -> None:
+        """From now on, `line` gives titles (for a document analysed without them)."""
+        ...
+
+    def title(self, text: str, result: LineResult) -> str:
+        """The title of a line `line` analysed without one (as `result`), once `show_titles` was called."""
+        ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked: ...
 

@@ -25,9 +25,11 @@ _TRIM = _malloc_trim()
 
 
 def settle(doc: Document) -> None:
-    """Compress the lines no request is reading (`LineStore.compact`) and return freed pages to the system, which
-    also undoes the heap growth a relink leaves behind (the old link model freed among new objects). Both are cheap
+    """Name the lines of a newly opened file (`Document.show_titles`: its first diagnostics went out without),
+    compress the lines no request is reading (`LineStore.compact`) and return freed pages to the system, which
+    also undoes the heap growth a relink leaves behind (the old link model freed among new objects). All are cheap
     when there is nothing to do: about a millisecond on a 100,000-line file."""
+    doc.show_titles()
     if isinstance(doc.lines, LineStore):
         doc.lines.compact()
     if _TRIM is not None:

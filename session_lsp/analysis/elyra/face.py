@@ -16,7 +16,7 @@ from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
 from . import editing
 from .bom import bom_issue
-from .line_pass import LineState, analyze_line
+from .line_pass import LineState, analyze_line, line_title
 from .link_pass import id_in_file_name, link, relink
 from .releases import RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, Line
@@ -73,8 +73,16 @@ class ElyraFormat:
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
         return partial(analyze_line, release=release(options.pi_version))
 
-    def line_state(self) -> LineState:
-        return LineState()
+    def line_state(self, options: Options) -> LineState:
+        return LineState(options.titles)
+
+    def show_titles(self, state: object) -> None:
+        assert isinstance(state, LineState)
+        state.titles = True
+
+    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
+        assert isinstance(state, LineState)
+        return line_title(text, result, state)
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -21,7 +20,7 @@ from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
 from ..lines import MAX_DEPTH, Decoded, LineKind, decode, too_deep
-from ..results import LineResult
+from ..results import LineResult, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
 from .facts import EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
@@ -29,14 +28,13 @@ from .findings import Finding, Mark, to_issues
 from .loose import has, line_view
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .schema_issues import finding_for
-from .titles import clip, first_text, tokens, with_text
+from .titles import FAILED_STOPS, entry_title, header_title
 
 UNSET = msgspec.UNSET
 _DECODER = msgspec.json.Decoder(schema.Line)
 _OBJECT = LineKind.OBJECT
 
 CURRENT_VERSION = 3
-FAILED_STOPS = frozenset({"error", "aborted"})
 _PLAIN_STOPS = frozenset({"stop", "length", "toolUse"})
 
 _PI_TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z\Z")
@@ -55,14 +53,18 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
 
 class LineState:
     """What the line pass carries from one line to the next of one document: the id of the entry read last (pi
-    writes each entry below the one before, so the next parentId equals it) and the document's `Vocabulary`. A
-    document's analyzer owns one, so no two documents or threads share it."""
+    writes each entry below the one before, so the next parentId equals it), the tool call ids of the last
+    assistant message (its results follow it, and name the call with an equal string, read as that object) and the
+    document's `Vocabulary`; and whether lines get titles (`check` shows none, so it computes none). A document's
+    analyzer owns one, so no two documents or threads share it."""
 
-    __slots__ = ("last_id", "shared")
+    __slots__ = ("calls", "last_id", "shared", "titles")
 
-    def __init__(self) -> None:
+    def __init__(self, titles: bool = True) -> None:
         self.last_id = LastSeen()
+        self.calls: dict[str, str] = {}
         self.shared = Vocabulary().shared
+        self.titles = titles
 
 JUNK_FACTS = EntryFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
 """pi keeps a non-object line as an id-less junk entry."""
@@ -71,7 +73,6 @@ NULL_FACTS = NullFacts(type=None, id=None, has_id=False, parent_id=None, has_par
 
 Base = tuple[str | None, str | None, bool, str | None, bool, str | None]
 """The entry base facts in `EntryFacts` order: type, id, has_id, parent_id, has_parent, timestamp."""
-Checked = tuple[EntryFacts, str]
 
 
 def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
@@ -91,19 +92,40 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
         return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release)
     findings: list[Finding] = []
     if line.type == "message":
-        facts, title = _entry(line, info, findings, release, state)
-        return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
+        facts = _entry(line, info, findings, release, state)
+        return line_result(_OBJECT, facts, to_issues(text, findings) if findings else (),
+                           entry_title(line, facts, state.shared) if state.titles else "")
     return _object(text, line, info, findings, release, state)
+
+
+def line_title(text: str, result: LineResult, state: LineState) -> str | None:
+    """The title `analyze_line` gives a line it reads on its fast path, made from the facts it made then (`result`):
+    the server names lines only once the first diagnostics are out. None for any other line: the caller runs the
+    whole line pass."""
+    if result.kind is not _OBJECT or too_deep(text):
+        return None
+    try:
+        line = _DECODER.decode(text)
+    except (msgspec.DecodeError, UnicodeEncodeError):
+        return None
+    if line.type == "session":
+        return header_title(line)
+    return entry_title(line, result.facts, state.shared)
 
 
 def _object(text: str, line: Any, info: FormatInfo, findings: list[Finding], release: PiRelease,
             state: LineState) -> LineResult:
     facts: EntryFacts | HeaderFacts
+    title = ""
     if line.type == "session":
-        facts, title = _header(text, line, findings, release)
+        facts = _header(text, line, findings, release)
+        if state.titles:
+            title = header_title(line)
     else:
-        facts, title = _entry(line, info, findings, release, state)
-    return LineResult(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
+        facts = _entry(line, info, findings, release, state)
+        if state.titles:
+            title = entry_title(line, facts, state.shared)
+    return line_result(_OBJECT, facts, to_issues(text, findings) if findings else (), title)
 
 
 def _tree(info: FormatInfo) -> bool:
@@ -126,7 +148,7 @@ def _slow(text: str, info: FormatInfo, release: PiRelease, state: LineState) -> 
             return analyze_line(mended, info, state, release)
     if kind is LineKind.BLANK:
         issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
-        return LineResult(kind, None, (issue,))
+        return line_result(kind, None, (issue,))
     result = _decoded(text, decoded, info, release, state)
     if not decoded.too_deep:
         return result
@@ -145,31 +167,32 @@ def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, 
         end = col + 1 if col < len(text.rstrip()) else col
         message = (f"invalid JSON ({decoded.error}): pi skips this line silently, so the entry is lost "
                    "(for good after pi's next rewrite of the file)")
-        return LineResult(kind, None, (LineIssue("ELY001", col, end, message),), "invalid JSON")
+        return line_result(kind, None, (LineIssue("ELY001", col, end, message),),
+                           "invalid JSON" if state.titles else "")
     if kind is LineKind.GLUED:
         count = len(decoded.parts)
         message = (f"{count} JSON records glued on one line (a newline is missing): pi cannot parse the line and "
                    f"drops it, losing all {count} records")
         issue = LineIssue("ELY002", decoded.parts[0], len(text.rstrip()), message,
                           data={"parts": list(decoded.parts)})
-        return LineResult(kind, None, (issue,), f"{count} glued records", decoded.parts)
+        return line_result(kind, None, (issue,), f"{count} glued records" if state.titles else "", decoded.parts)
     if kind is LineKind.NON_OBJECT:
         value = decoded.value
         what = validate.json_type(value)
         start = len(text) - len(text.lstrip())
         falsy = value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
+        title = f"not an object ({what})" if state.titles else ""
         if falsy and release.falsy_line is not None:
-            return LineResult(kind, None, (LineIssue("ELY003", start, len(text.rstrip()),
-                                                     f"a JSON {what}, not an object: {release.falsy_line}"),),
-                              f"not an object ({what})")
+            return line_result(kind, None, (LineIssue("ELY003", start, len(text.rstrip()),
+                                                      f"a JSON {what}, not an object: {release.falsy_line}"),), title)
         if value is None:
-            return LineResult(kind, NULL_FACTS, (LineIssue("ELY003", start, len(text.rstrip()),
-                                                           f"a JSON null, not an object: {release.null_line}"),),
-                              "not an object (null)")
+            return line_result(kind, NULL_FACTS, (LineIssue("ELY003", start, len(text.rstrip()),
+                                                            f"a JSON null, not an object: {release.null_line}"),),
+                               title)
         issue = LineIssue("ELY003", start, len(text.rstrip()),
                           f"a JSON {what}, not an object: {release.name} keeps it as an entry without an id; as the "
                           "last line it becomes the leaf and pi resumes with an empty context")
-        return LineResult(kind, JUNK_FACTS, (issue,), f"not an object ({what})")
+        return line_result(kind, JUNK_FACTS, (issue,), title)
     raw: dict[str, Any] = decoded.value
     return _object(text, line_view(raw), info, _schema_findings(raw, info), release, state)
 
@@ -214,7 +237,7 @@ def _schema_findings(raw: dict[str, Any], info: FormatInfo) -> list[Finding]:
 
 # -- header ---------------------------------------------------------------------------------------------------------
 
-def _header(text: str, header: Any, findings: list[Finding], release: PiRelease) -> tuple[HeaderFacts, str]:
+def _header(text: str, header: Any, findings: list[Finding], release: PiRelease) -> HeaderFacts:
     version = header.version
     if version is not UNSET:
         if version <= 0:
@@ -245,7 +268,7 @@ def _header(text: str, header: Any, findings: list[Finding], release: PiRelease)
     parent, parent_key = header.parent_session, "parentSession"
     if parent is UNSET:
         parent, parent_key = header.branched_from, "branchedFrom"
-    facts = HeaderFacts(
+    return HeaderFacts(
         id=None if header.id is UNSET else header.id,
         version=None if version is UNSET else version,
         has_version=has(header, "version"),
@@ -254,16 +277,12 @@ def _header(text: str, header: Any, findings: list[Finding], release: PiRelease)
         parent_session_key=None if parent is UNSET else parent_key,
         header_bytes=size,
     )
-    if version is not UNSET:
-        title = f"session v{version}"
-    else:
-        title = "session" if has(header, "version") else "session v1"
-    return facts, title
 
 
 # -- entries --------------------------------------------------------------------------------------------------------
 
-def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRelease, state: LineState) -> Checked:
+def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRelease,
+           state: LineState) -> EntryFacts:
     kind, entry_id, parent, timestamp = entry.type, entry.id, entry.parent_id, entry.timestamp
     version = info.version
     if version is None or version >= 2:
@@ -301,7 +320,7 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
     _newer_fields(entry, kind, (), findings, release)
     check = _CHECKS.get(kind)
     if check is None:
-        return EntryFacts(*base), ("entry without a type" if kind is UNSET else clip(kind))
+        return EntryFacts(*base)
     return check(entry, info, findings, base, release)
 
 
@@ -321,47 +340,36 @@ def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
 
 
 def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-             release: PiRelease, state: LineState) -> Checked:
+             release: PiRelease, state: LineState) -> EntryFacts:
     message = entry.message
     role = UNSET if message is UNSET else message.role
     if role is UNSET:
-        return EntryFacts(*base), "message"
+        return EntryFacts(*base)
     unknown = release.unknown_roles.get(role)
     if unknown is not None:
         findings.append(Finding("ELY060", ("message", "role"), Mark.VALUE, unknown))
     if role == "assistant":
-        return _assistant(message, findings, base, release, state.shared)
+        return _assistant(message, findings, base, release, state)
     if role == "toolResult":
         name, call_id = message.tool_name, message.tool_call_id
-        shared = state.shared
-        name = None if name is UNSET else shared(name)
+        name = None if name is UNSET else state.shared(name)
         _images(message.content, findings)
-        facts = EntryFacts(*base, role=role, tool_name=name, tool_call_id=None if call_id is UNSET else call_id)
-        return facts, shared(clip(f"toolResult {name or '?'}") + (" ✗" if message.is_error is True else ""))
-    facts = EntryFacts(*base, role=role)
+        call_id = None if call_id is UNSET else state.calls.get(call_id, call_id)
+        return EntryFacts(*base, role=role, tool_name=name, tool_call_id=call_id)
     if role == "user":
         _images(message.content, findings)
-        return facts, with_text("user", first_text(message.content))
-    if role == "system":
-        return facts, with_text("system", first_text(message.content))
-    if role == "bashExecution":
+    elif role == "bashExecution":
         _exit_code(message, findings)
-        command = message.command
-        return facts, with_text("bashExecution", None if command is UNSET else command)
-    if role == "custom" or role == "hookMessage":
+    elif role == "custom" or role == "hookMessage":
         if role == "hookMessage":
             findings.append(_hook_message(info))
         _images(message.content, findings)
-        custom = message.custom_type
-        return facts, with_text(role if custom is UNSET else f"{role} {custom}", first_text(message.content))
-    if role in schema.SUMMARY_ROLES:
+    elif role in schema.SUMMARY_ROLES:
         findings.append(Finding("ELY061", ("message", "role"), Mark.VALUE,
                                 f"role `{role}` inside a message entry: pi builds these only in memory from "
                                 "dedicated entries and never writes one; this would be sent as an extra user "
                                 "message"))
-        summary = message.summary
-        return facts, with_text(role, None if summary is UNSET else summary)
-    return facts, clip(f"message {role}")
+    return EntryFacts(*base, role=role)
 
 
 def _hook_message(info: FormatInfo) -> Finding:
@@ -377,7 +385,7 @@ def _hook_message(info: FormatInfo) -> Finding:
 
 
 def _assistant(message: Any, findings: list[Finding], base: Base, release: PiRelease,
-               shared: Callable[[str], str]) -> Checked:
+               state: LineState) -> EntryFacts:
     stop = message.stop_reason
     if stop not in _PLAIN_STOPS or message.error_message is not UNSET:
         _stop_findings(stop, message.error_message is not UNSET, findings, release)
@@ -398,19 +406,17 @@ def _assistant(message: Any, findings: list[Finding], base: Base, release: PiRel
                                 "cost displays show 0 for what is missing"))
     content = message.content
     calls: list[ToolCallFact] = []
+    shared = state.shared
     if content is not UNSET:
         for index, block in enumerate(content):
             if block.type == "toolCall":
                 _newer_fields(block, "toolCall", ("message", "content", index), findings, release)
             if block.type == "toolCall" and block.id is not UNSET:
                 calls.append(ToolCallFact(block.id, None if block.name is UNSET else shared(block.name), index))
-    facts = EntryFacts(*base, role="assistant", stop_reason=None if stop is UNSET else shared(stop),
-                       tool_calls=tuple(calls))
-    suffix = f" [{stop}]" if stop in FAILED_STOPS else ""
     if calls:
-        names = (calls[0].name or "?") if len(calls) == 1 else ", ".join(dict.fromkeys(c.name or "?" for c in calls))
-        return facts, shared(clip("assistant → " + names) + suffix)
-    return facts, with_text("assistant" + suffix, first_text(content))
+        state.calls = {call.id: call.id for call in calls}
+    return EntryFacts(*base, role="assistant", stop_reason=None if stop is UNSET else shared(stop),
+                      tool_calls=tuple(calls))
 
 
 def _stop_findings(stop: Any, has_error: bool, findings: list[Finding], release: PiRelease) -> None:
@@ -481,7 +487,7 @@ def _is_base64(data: str) -> bool:
 
 
 def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-                release: PiRelease) -> Checked:
+                release: PiRelease) -> EntryFacts:
     kept_id, index = entry.first_kept_entry_id, entry.first_kept_entry_index
     has_index = has(entry, "first_kept_entry_index")
     if _tree(info):
@@ -501,24 +507,22 @@ def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Bas
         findings.append(Finding("ELY022", ("firstKeptEntryIndex",), Mark.VALUE,
                                 f"`firstKeptEntryIndex` {index} is negative: after pi's v1 migration this compaction "
                                 "has no `firstKeptEntryId`, so no recent messages are kept in context"))
-    facts = EntryFacts(*base, special=SpecialFacts(first_kept_id=None if kept_id is UNSET else kept_id,
-                                                   first_kept_index=None if index is UNSET else index,
-                                                   has_first_kept_index=has_index))
-    return facts, f"compaction ({tokens(entry.tokens_before)})"
+    return EntryFacts(*base, special=SpecialFacts(first_kept_id=None if kept_id is UNSET else kept_id,
+                                                  first_kept_index=None if index is UNSET else index,
+                                                  has_first_kept_index=has_index))
 
 
 def _branch_summary(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-                    release: PiRelease) -> Checked:
+                    release: PiRelease) -> EntryFacts:
     from_id, summary = entry.from_id, entry.summary
     if summary == "":
         findings.append(Finding("ELY055", ("summary",), Mark.VALUE,
                                 "empty branch summary: pi skips it when building the context"))
-    facts = EntryFacts(*base, special=SpecialFacts(from_id=None if from_id is UNSET else from_id))
-    return facts, with_text("branch_summary", None if summary is UNSET else summary)
+    return EntryFacts(*base, special=SpecialFacts(from_id=None if from_id is UNSET else from_id))
 
 
 def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-           release: PiRelease) -> Checked:
+           release: PiRelease) -> EntryFacts:
     target, label = entry.target_id, entry.label
     target = None if target is UNSET else target
     facts = EntryFacts(*base, special=SpecialFacts(target_id=target, label=None if label is UNSET else label))
@@ -527,49 +531,32 @@ def _label(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
         findings.append(Finding("ELY054", ("label",) if label == "" else ("type",), Mark.VALUE,
                                 f"this label entry clears {whose}: pi removes a label when `label` is absent or "
                                 "empty (by design)"))
-        return facts, "label cleared"
-    return facts, ("label" if label is UNSET else clip(f'label "{label}"'))
+    return facts
 
 
 def _session_info(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-                  release: PiRelease) -> Checked:
+                  release: PiRelease) -> EntryFacts:
     name = entry.name
     facts = EntryFacts(*base, special=SpecialFacts(name=None if name is UNSET else name))
     if not has(entry, "name") or (name is not UNSET and not name.strip()):
         findings.append(Finding("ELY057", ("name",) if has(entry, "name") else ("type",), Mark.VALUE,
                                 "session_info without a name: pi (main) ignores it, newer pi clears the session "
                                 "name"))
-        return facts, "session name cleared"
-    return facts, ("session_info" if name is UNSET else clip(f'session "{name}"'))
+    return facts
 
 
 def _custom_message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-                    release: PiRelease) -> Checked:
+                    release: PiRelease) -> EntryFacts:
     _images(entry.content, findings, ())
-    custom = entry.custom_type
-    head = "custom_message" if custom is UNSET else f"custom_message {custom}"
-    return EntryFacts(*base), with_text(head, first_text(entry.content))
-
-
-def _custom(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-            release: PiRelease) -> Checked:
-    custom = entry.custom_type
-    return EntryFacts(*base), ("custom" if custom is UNSET else clip(f"custom {custom}"))
-
-
-def _model_change(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-                  release: PiRelease) -> Checked:
-    provider, model = entry.provider, entry.model_id
-    title = f"model {'?' if provider is UNSET else provider}/{'?' if model is UNSET else model}"
-    return EntryFacts(*base), clip(title)
+    return EntryFacts(*base)
 
 
 def _thinking_level(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-                    release: PiRelease) -> Checked:
+                    release: PiRelease) -> EntryFacts:
     level = entry.thinking_level
     if level is not UNSET and level not in release.thinking_levels:
         findings.append(_unknown_level(("thinkingLevel",), level, release))
-    return EntryFacts(*base), ("thinking_level_change" if level is UNSET else clip(f"thinking {level}"))
+    return EntryFacts(*base)
 
 
 def _newer_fields(value: Any, holder: str, path: Path, findings: list[Finding], release: PiRelease) -> None:
@@ -595,19 +582,12 @@ def _unknown_level(path: Path, level: str, release: PiRelease) -> Finding:
                    "provider, which rejects it or falls back to its own default")
 
 
-def _usage(entry: Any, info: FormatInfo, findings: list[Finding], base: Base, release: PiRelease) -> Checked:
-    """Titled so that our tree says what pi's does not show: pi 1.x hides usage entries from its /tree."""
-    kind = entry.kind
-    return EntryFacts(*base), clip(f"usage {'?' if kind is UNSET else kind} (hidden in pi's /tree)")
-
-
 def _context_edit(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,
-                  release: PiRelease) -> Checked:
+                  release: PiRelease) -> EntryFacts:
     target = entry.target_id
     target = None if target is UNSET else target
     omits = entry.replacement is None
-    facts = EntryFacts(*base, special=SpecialFacts(target_id=target, omits=omits))
-    return facts, clip(f"context_edit {'omits' if omits else 'edits'} {target or '?'}")
+    return EntryFacts(*base, special=SpecialFacts(target_id=target, omits=omits))
 
 
 _CHECKS = {
@@ -616,9 +596,6 @@ _CHECKS = {
     "label": _label,
     "session_info": _session_info,
     "custom_message": _custom_message,
-    "custom": _custom,
-    "model_change": _model_change,
     "thinking_level_change": _thinking_level,
     "context_edit": _context_edit,
-    "usage": _usage,
 }

@@ -61,8 +61,15 @@ class ThndrsFormat:
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
         return analyze_line
 
-    def line_state(self) -> LineState:
-        return LineState()
+    def line_state(self, options: Options) -> LineState:
+        return LineState(options.titles)
+
+    def show_titles(self, state: object) -> None:
+        assert isinstance(state, LineState)
+        state.titles = True
+
+    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
+        return None
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:

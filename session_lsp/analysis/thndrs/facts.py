@@ -93,15 +93,17 @@ _TURN_ONLY = frozenset({
 
 class LineState:
     """What the line pass carries from one record to the next of one document: the turn_id and the time read last
-    (a turn's records follow each other, often in the same second) and the document's `Vocabulary`. A document's
-    analyzer owns one, so no two documents or threads share it."""
+    (a turn's records follow each other, often in the same second) and the document's `Vocabulary`; and whether
+    lines get titles (`check` shows none, so it computes none). A document's analyzer owns one, so no two documents
+    or threads share it."""
 
-    __slots__ = ("shared", "time", "turn")
+    __slots__ = ("shared", "time", "titles", "turn")
 
-    def __init__(self) -> None:
+    def __init__(self, titles: bool = True) -> None:
         self.turn = LastSeen()
         self.time = LastSeen()
         self.shared = Vocabulary().shared
+        self.titles = titles
 
 
 def of_record(record: Any, time_ok: bool, state: LineState) -> RecordFacts:

@@ -26,7 +26,7 @@ from ..detect import FormatInfo
 from ..diagnostics import LineIssue
 from ..jsonscan import Path
 from ..lines import LineKind, bracket_end, decode, first_past, too_deep
-from ..results import LineResult
+from ..results import LineResult, line_result
 from ..validate import IssueKind, SchemaIssue
 from . import duplicates, titles
 from . import schema as s
@@ -151,8 +151,8 @@ def _read(text: str, record: Any, canonical: bool, state: LineState, locator: _L
             start, end = locator.number(path, value)
             found.append(LineIssue("THN062", start, end, _large_message(path, value)))
         issues = tuple(found)
-    return LineResult(LineKind.OBJECT, of_record(record, time_ok, state), issues,
-                      titles.of_record(TAG_OF[cls], record, state.shared))
+    return line_result(LineKind.OBJECT, of_record(record, time_ok, state), issues,
+                       titles.of_record(TAG_OF[cls], record, state.shared) if state.titles else "")
 
 
 _NONE: list[Any] = []
@@ -179,32 +179,35 @@ def _slow(text: str, state: LineState) -> LineResult:
     kind = decoded.kind
     if kind is LineKind.BLANK:
         return LineResult(LineKind.BLANK)
+    titled = state.titles
     deep = first_past(text, SERDE_DEPTH) if kind in (LineKind.OBJECT, LineKind.NON_OBJECT) else None
     if deep is not None:
         end = bracket_end(text, deep) or len(text.rstrip())
         message = (f"JSON nested deeper than {SERDE_DEPTH} levels: serde_json stops at its default recursion limit "
                    "of 128 ('recursion limit exceeded'), so the thndrs reader drops this line (the record is lost)")
-        return LineResult(LineKind.INVALID, None, (LineIssue("THN001", deep, end, message),), "too deep")
+        return line_result(LineKind.INVALID, None, (LineIssue("THN001", deep, end, message),),
+                           "too deep" if titled else "")
     if kind is LineKind.INVALID:
         end = len(text.rstrip())
         start = min(decoded.error_col, max(end - 1, 0))
         message = (f"not JSON ({decoded.error}): the thndrs 0.1.0 reader drops this line silently (the record is "
                    "lost); later builds refuse to resume the session ('record N is corrupt')")
-        return LineResult(kind, None, (LineIssue("THN001", start, max(end, start + 1), message),), "not JSON")
+        return line_result(kind, None, (LineIssue("THN001", start, max(end, start + 1), message),),
+                           "not JSON" if titled else "")
     if kind is LineKind.GLUED:
         count = len(decoded.parts)
         message = (f"{count} JSON records on one line (a newline is missing before column {decoded.parts[1] + 1}): "
                    "serde_json fails with 'trailing characters', so thndrs drops the whole line and every record "
                    "on it is lost")
         start, end = decoded.parts[0], len(text.rstrip())
-        return LineResult(kind, count, (LineIssue("THN001", start, end, message),), f"{count} glued records",
-                          decoded.parts)
+        return line_result(kind, count, (LineIssue("THN001", start, end, message),),
+                           f"{count} glued records" if titled else "", decoded.parts)
     if kind is LineKind.NON_OBJECT:
         locator = _Locator(text, False)
         start, end = locator.whole()
         got = validate.json_type(decoded.value)
         message = f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line"
-        return LineResult(kind, None, (LineIssue("THN003", start, end, message),), f"JSON {got}")
+        return line_result(kind, None, (LineIssue("THN003", start, end, message),), f"JSON {got}" if titled else "")
     return _object(text, decoded.value, state)
 
 
@@ -222,7 +225,8 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
             start, end = locator.whole()
             message = "no `type` key: serde cannot pick a record variant, so thndrs drops this line"
         issues.append(LineIssue("THN004", start, end, message))
-        return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), "record without type")
+        return line_result(LineKind.OBJECT, of_object(obj), tuple(issues),
+                           "record without type" if state.titles else "")
     cls = s.RECORD_TYPES.get(tag)
     if cls is None:
         start, end = locator.span(("type",))
@@ -235,7 +239,7 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
             message = (f"`{tag}` is not a record type of any thndrs build: serde fails with 'unknown variant', so "
                        "thndrs drops this line")
             issues.append(LineIssue("THN005", start, end, message))
-        return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), tag)
+        return line_result(LineKind.OBJECT, of_object(obj), tuple(issues), tag if state.titles else "")
     schema_issues = validate.check(obj, cls)
     hints = tuple(_schema_issue(issue, obj, tag, locator) for issue in schema_issues
                   if issue.kind is IssueKind.UNKNOWN_FIELD)
@@ -252,7 +256,8 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
             return _read(text, record, False, state, locator, hints)
     issues.extend(_schema_issue(issue, obj, tag, locator) for issue in errors)
     issues.extend(hints)
-    return LineResult(LineKind.OBJECT, of_object(obj), tuple(issues), titles.of_object(tag, obj, state.shared))
+    return line_result(LineKind.OBJECT, of_object(obj), tuple(issues),
+                       titles.of_object(tag, obj, state.shared) if state.titles else "")
 
 
 def _remove(obj: Any, path: Path) -> None:

@@ -1,0 +1,64 @@
+"""`PlainResults`: the per-line results of a document that shows no titles (`check`), kept as their parts.
+
+Most lines of a session are a plain result: a kind and facts, no issues. A list of `LineResult`s spends a 40-byte
+object and a pointer on each; here such a line is a pointer to its facts and a byte for its kind, and only the few
+other results (with issues or parts) are kept whole. Indexing and iterating give `LineResult`s equal to the ones
+stored, made when asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from .lines import LineKind
+from .results import LineResult
+
+_KINDS = tuple(LineKind)
+_CODE = {kind: code for code, kind in enumerate(_KINDS)}
+
+
+class PlainResults(Sequence[LineResult]):
+    """Filled once, in line order, by `append`; read-only afterwards."""
+
+    __slots__ = ("_facts", "_kinds", "_whole")
+
+    def __init__(self) -> None:
+        self._facts: list[Any] = []
+        self._kinds = bytearray()
+        self._whole: dict[int, LineResult] = {}
+        """The results that are more than a kind and facts, by line."""
+
+    def append(self, result: LineResult) -> None:
+        if type(result) is not LineResult or result.issues:
+            self._whole[len(self._facts)] = result
+        self._facts.append(result.facts)
+        self._kinds.append(_CODE[result.kind])
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+    @overload
+    def __getitem__(self, index: int) -> LineResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[LineResult]: ...
+
+    def __getitem__(self, index: int | slice) -> LineResult | list[LineResult]:
+        if isinstance(index, slice):
+            return [self[number] for number in range(*index.indices(len(self)))]
+        facts = self._facts[index]  # raises IndexError as a list does, and accepts a negative index
+        if index < 0:
+            index += len(self._facts)
+        found = self._whole.get(index)
+        return found if found is not None else LineResult(_KINDS[self._kinds[index]], facts)
+
+    def __iter__(self) -> Iterator[LineResult]:
+        whole, kinds = self._whole, _KINDS
+        for number, (code, facts) in enumerate(zip(self._kinds, self._facts, strict=True)):
+            found = whole.get(number)
+            yield found if found is not None else LineResult(kinds[code], facts)
+
+    def with_issues(self) -> list[int]:
+        """The lines whose results have issues, in order."""
+        return sorted(number for number, result in self._whole.items() if result.issues)

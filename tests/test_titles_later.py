@@ -1,0 +1,57 @@
+"""The server analyses a newly opened file without titles and names its lines after the first diagnostics
+(`Document.show_titles`); `check` never names them. Either way the results must be those of an analysis with titles,
+title for title, and adding the titles must not touch the facts, the issues or the link pass."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from session_lsp.analysis import Document, Options
+from session_lsp.analysis.document import analyze_bytes
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+FILES = sorted([*(TESTS / "corpus").rglob("*.jsonl"), *(TESTS / "cases").rglob("*.jsonl"),
+                *(ROOT / "examples").rglob("*.jsonl")])
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import generate  # noqa: E402
+
+
+def assert_titles_added_as_made(data: bytes) -> None:
+    titled = analyze_bytes(data)
+    later = analyze_bytes(data, Options(titles=False))
+    assert not any(result.title for result in later.results)
+    linked, diagnostics = later.linked, later.diagnostics()
+    facts = [result.facts for result in later.results]
+    later.show_titles()
+    assert later.results == titled.results
+    assert later.linked is linked and later.diagnostics() is diagnostics
+    assert all(result.facts is fact for result, fact in zip(later.results, facts, strict=True))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_titles_added_later_are_the_titles_made_at_once(path: Path) -> None:
+    assert_titles_added_as_made(path.read_bytes())
+
+
+def test_titles_added_later_on_generated_sessions(tmp_path: Path) -> None:
+    elyra, thndrs = generate.generate(tmp_path, entries=3000, records=2000)
+    assert_titles_added_as_made(elyra.read_bytes())
+    assert_titles_added_as_made(thndrs.read_bytes())
+
+
+def test_an_edit_before_the_titles_and_one_after_give_titled_lines() -> None:
+    path = TESTS / "corpus" / "elyra-pi-written"
+    text = next(iter(sorted(path.rglob("*.jsonl")))).read_text()
+    document = Document(text, Options(titles=False))
+    document.edit(1, 0, 1, 0, "")
+    document.edit(2, 0, 2, len(document.lines[2]), document.lines[2])  # the line pass runs again, without a title
+    assert not document.results[2].title
+    document.show_titles()
+    document.edit(3, 0, 3, len(document.lines[3]), document.lines[3])
+    assert document.results == Document(text).results
+    assert document.results[2].title and document.results[3].title
