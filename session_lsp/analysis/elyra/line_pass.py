@@ -24,7 +24,7 @@ from ..lines import MAX_DEPTH, Decoded, LineKind, decode, too_deep
 from ..results import LineResult
 from ..text import LastSeen, Vocabulary
 from . import schema
-from .facts import EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
+from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
 from .findings import Finding, Mark, to_issues
 from .loose import has, line_view
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
@@ -36,7 +36,6 @@ _DECODER = msgspec.json.Decoder(schema.Line)
 _OBJECT = LineKind.OBJECT
 
 CURRENT_VERSION = 3
-FAILED_STOPS = frozenset({"error", "aborted"})
 _PLAIN_STOPS = frozenset({"stop", "length", "toolUse"})
 
 _PI_TIME = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z\Z")
