@@ -21,11 +21,11 @@ from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
 from ..lines import MAX_DEPTH, Decoded, LineKind, decode, too_deep
-from ..results import LineResult
+from ..results import Finding, LineResult, Mark
 from ..text import LastSeen, Vocabulary
 from . import schema
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
-from .findings import Finding, Mark, to_issues
+from .findings import to_issues
 from .loose import has, line_view
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .schema_issues import finding_for

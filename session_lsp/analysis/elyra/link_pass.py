@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
@@ -21,6 +20,7 @@ from ..diagnostics import Severity
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
+from ..text import fresh_id
 from .facts import EntryFacts, HeaderFacts, NullFacts
 from .model import NONE, ElyraModel, unpack_call
 from .releases import PiRelease
@@ -286,7 +286,7 @@ class _Checker:
                 until = lines[index + 1] if index + 1 < len(lines) else len(facts)
                 meant = [child for child in children if line < child < until]
                 earlier = [child for child in children if lines[index - 1] < child < line]
-                fresh = _fresh_id(entry_id, line, used)
+                fresh = fresh_id(f"{entry_id}/{line}", used.__contains__)
                 used.add(fresh)
                 written = "1 entry written for the earlier one now hangs" if len(earlier) == 1 else \
                     f"{len(earlier)} entries written for the earlier one now hang"
@@ -619,13 +619,3 @@ class _Checker:
         self.add("ELY047", leaf, ("type",) if found.type is not None else (),
                  "pi resumes from this entry: it is the last one in the file (not the deepest or newest node), so "
                  f"the next message is appended below it ({'; '.join(notes)})")
-
-
-def _fresh_id(entry_id: str, line: int, used: set[str]) -> str:
-    """An 8-hex id no entry uses, the shape pi generates; derived from the line so the fix is reproducible."""
-    attempt = 0
-    while True:
-        candidate = f"{zlib.crc32(f'{entry_id}:{line}:{attempt}'.encode()):08x}"
-        if candidate not in used:
-            return candidate
-        attempt += 1

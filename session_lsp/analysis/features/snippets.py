@@ -6,7 +6,7 @@ implies, and the time the caller passed (the core reads no clock).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,6 +17,7 @@ from ..detect import Kind
 from ..diagnostics import Span
 from ..document import Document
 from ..elyra.link_pass import id_in_file_name
+from ..text import fresh_id as fresh_id
 from ..thndrs.checks import SESSION_ID
 from ..thndrs.link_pass import file_parts
 from . import schemas
@@ -130,15 +131,6 @@ def elyra_time(now: datetime) -> str:
 
 def thndrs_time(now: datetime) -> str:
     return now.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def fresh_id(seed: str, taken: Callable[[str], bool]) -> str:
-    """8 lowercase hex characters, as pi draws them, derived from `seed` and different from every id in use."""
-    for attempt in range(1000):
-        candidate = hashlib.sha256(f"{seed}/{attempt}".encode()).hexdigest()[:8]
-        if not taken(candidate):
-            return candidate
-    return hashlib.sha256(seed.encode()).hexdigest()[:8] + "-0000-4000-8000-000000000000"
 
 
 def first_line_items(doc: Document, line: int, now: datetime | str) -> list[CompletionItem]:
