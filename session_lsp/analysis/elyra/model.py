@@ -480,7 +480,7 @@ class ElyraModel:
         """call id -> the packed open call, or a stack of them once two calls share the id."""
         answers: dict[int, list[int]] = {}
         """packed call -> results on paths through it, once it has more than one."""
-        first_answer = self.first_results
+        result_calls, first_answer, more_results = self.result_calls, self.first_results, self.more_results
         waiting: dict[str, list[int]] = {}
         unpaired: list[int] = []
         late = self.early
@@ -532,11 +532,13 @@ class ElyraModel:
                 continue
             if depth[line] - depth[packed >> bits] > pair_depth:
                 pair_depth = depth[line] - depth[packed >> bits]
-            given = first_answer.get(packed)
-            self._pair(line, packed)
+            result_calls[line] = packed
             self._compare(line, packed, self.dropped, self.misnamed)
+            given = first_answer.get(packed)
             if given is None:
+                first_answer[packed] = line
                 continue
+            more_results.setdefault(packed, []).append(line)
             stack = answers.setdefault(packed, [given])
             while stack and end[stack[-1]] <= here:
                 stack.pop()
@@ -544,7 +546,11 @@ class ElyraModel:
                 self.repeated_results.append((line, stack[-1]))
             stack.append(line)
         for line, packed in late.items():
-            self._pair(line, packed)
+            result_calls[line] = packed
+            if packed in first_answer:
+                more_results.setdefault(packed, []).append(line)
+            else:
+                first_answer[packed] = line
         self.orphans = sorted(line for line in unpaired if line not in late)
         """Results whose id no call on their path has, above or below them."""
         self.unanswered: list[int] = [packed for packed in calls if packed not in first_answer]
@@ -560,14 +566,6 @@ class ElyraModel:
         """At least the most entries between a result and the call above it that it answers (their depth
         difference): exact when built, an upper bound after `with_entry`."""
 
-    def _pair(self, result_line: int, call: int) -> None:
-        """Record that the toolResult on `result_line` answers the packed tool call `call`."""
-        self.result_calls[result_line] = call
-        if call not in self.first_results:
-            self.first_results[call] = result_line
-        else:
-            self.more_results.setdefault(call, []).append(result_line)
-
     def _compare(self, line: int, packed: int, dropped: list[int], misnamed: list[int]) -> None:
         """Note in `dropped` and `misnamed` whether the result on `line` answers a call that pi drops, or one with
         another name than its toolName."""
@@ -576,9 +574,12 @@ class ElyraModel:
             insort(dropped, line)
         name = self.line_facts[line].tool_name
         if name is not None:
-            call_name = self.call(packed).name
-            if call_name is not None and call_name != name:
-                insort(misnamed, line)
+            block = packed & BLOCK_MASK
+            for call in assistant.tool_calls:  # not `call()`: this runs for every pair of a 100,000-line file
+                if call.index == block:
+                    if call.name is not None and call.name != name:
+                        insort(misnamed, line)
+                    break
 
     # -- one entry edited -----------------------------------------------------------------------------------------
 
