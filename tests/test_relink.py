@@ -235,6 +235,18 @@ def test_which_edits_take_the_incremental_path(monkeypatch: pytest.MonkeyPatch, 
     assert spy.fast == incremental, why
 
 
+def test_a_result_given_a_new_parent_and_a_new_tool_call_id_at_once_is_relinked_right() -> None:
+    """One edit that moves a result (under no entry) and renames the call it answers: neither change alone."""
+    document = analyze(text_of(CHAIN), Options())
+    document.diagnostics()
+    line = 11
+    value = json.loads(document.lines[line])
+    value["parentId"] = DANGLING
+    value["message"]["toolCallId"] = "call_none"
+    document.edit(line, 0, line, len(document.lines[line]), json.dumps(value, separators=(",", ":")))
+    assert_like_fresh(document)
+
+
 # --- thndrs ------------------------------------------------------------------------------------------------------
 
 THNDRS_META: dict[str, Any] = {"type": "session_meta", "schema_version": 1, "seq": 0, "time": "2026-04-27T08:10:29Z",

@@ -7,14 +7,13 @@ from collections.abc import Sequence
 from . import jsonscan
 from .diagnostics import Span
 from .results import Anchor
+from .text import content_span
 
 
 def line_span(lines: Sequence[str], number: int) -> Span:
     """The line's content without surrounding whitespace (a whole-line diagnostic should not cover indentation)."""
-    line = lines[number] if 0 <= number < len(lines) else ""
-    stripped = line.strip()
-    start = line.find(stripped) if stripped else 0
-    return Span(number, start, number, start + len(stripped))
+    start, end = content_span(lines[number] if 0 <= number < len(lines) else "")
+    return Span(number, start, number, end)
 
 
 class AnchorResolver:
@@ -44,12 +43,7 @@ def _resolve(lines: Sequence[str], anchor: Anchor) -> Span:
     if not anchor.path or not 0 <= number < len(lines):
         return line_span(lines, number)
     line = lines[number]
-    root = jsonscan.scan(line)
-    found = (jsonscan.key_span(line, anchor.path, root) if anchor.key
-             else jsonscan.value_span(line, anchor.path, root))
-    if found is None:
-        parent = anchor.path[:-1]
-        found = jsonscan.value_span(line, parent, root) if parent else None
+    found = jsonscan.path_span(line, anchor.path, anchor.key, jsonscan.scan(line))
     if found is None:
         return line_span(lines, number)
     return Span(number, found[0], number, found[1])

@@ -8,6 +8,7 @@ It never raises: on malformed input it returns what it could read.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import msgspec
 
@@ -168,6 +169,25 @@ def value_span(text: str, path: Path, root: Node | None = None) -> tuple[int, in
     """Columns of the value at `path`, or None when the path is not in the line."""
     node = find(root if root is not None else scan(text), path)
     return None if node is None else (node.start, node.end)
+
+
+def path_span(text: str, path: Path, key: bool = False, root: Node | None = None) -> tuple[int, int] | None:
+    """Columns of the value at `path` (of its key, with `key`), else of the value that should hold it, so a
+    diagnostic about a missing or misplaced member still points near it; None when neither is in the line."""
+    found = key_span(text, path, root) if key else value_span(text, path, root)
+    if found is None and len(path) > 1:
+        found = value_span(text, path[:-1], root)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def dotted(path: Path) -> str:
+    """`message.content[2].text`: how messages name a place in the line. Cached: a file repeats a few paths in
+    thousands of notes (a pure function of the path; the cache is bounded)."""
+    out = ""
+    for item in path:
+        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else item)
+    return out
 
 
 def key_span(text: str, path: Path, root: Node | None = None) -> tuple[int, int] | None:

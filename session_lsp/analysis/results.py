@@ -14,8 +14,9 @@ is still right and is reused (early cutoff): typing inside a message's text neve
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import msgspec
 
@@ -23,6 +24,26 @@ from .diagnostics import LineIssue, Severity
 from .jsonscan import Path
 from .lines import LineKind
 from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
+
+
+class Mark(enum.Enum):
+    """Which part of the member at a finding's path a diagnostic covers."""
+
+    VALUE = "value"
+    KEY = "key"
+    MISSING = "missing"
+    """The path names an absent member: mark the enclosing object's key, or its first key when it has none."""
+
+
+class Finding(NamedTuple):
+    """A line-pass problem before it has columns: a check names a JSON path, and the format's line pass turns it
+    into a `LineIssue` only when there is one, so a clean line never pays for positions."""
+
+    code: str
+    path: Path
+    mark: Mark
+    message: str
+    severity: Severity | None = None
 
 
 class LineResult(msgspec.Struct, gc=False):

@@ -3,12 +3,15 @@
 A document is the list of its lines split on "\\n" only, the way both agents read their files. A line keeps a
 trailing "\\r" (JSON whitespace to both parsers). When the text ends with "\\n" the list ends with an empty string,
 exactly as an LSP client counts lines. Columns inside the core are code points; the helpers below convert to the
-UTF-16 or UTF-8 units a client negotiated.
+UTF-16 or UTF-8 units a client negotiated. Also here: the few string helpers every layer shares (a line's content
+span, the ellipsis of a clipped title, a fresh id).
 """
 
 from __future__ import annotations
 
 import enum
+import hashlib
+from collections.abc import Callable
 from typing import Any
 
 
@@ -47,6 +50,32 @@ def byte_to_col(line: str, byte_offset: int) -> int:
     if line.isascii():
         return min(byte_offset, len(line))
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+def content_span(line: str) -> tuple[int, int]:
+    """The columns of the line without the whitespace around it: what a diagnostic about the whole line covers (it
+    should not cover indentation)."""
+    stripped = line.strip()
+    start = line.find(stripped) if stripped else 0
+    return start, start + len(stripped)
+
+
+def ellipsized(text: str, limit: int, shortened: bool = False) -> str:
+    """`text` in at most `limit` characters, an ellipsis marking a cut (made before trailing whitespace).
+    `shortened`: the text is already a cut of something longer, so it is marked even when it fits."""
+    if len(text) <= limit and not shortened:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def fresh_id(seed: str, taken: Callable[[str], bool]) -> str:
+    """8 lowercase hex characters, as pi draws an entry id, derived from `seed` (so a fix or a snippet is
+    reproducible) and different from every id in use."""
+    for attempt in range(1000):
+        candidate = hashlib.sha256(f"{seed}/{attempt}".encode()).hexdigest()[:8]
+        if not taken(candidate):
+            return candidate
+    return hashlib.sha256(seed.encode()).hexdigest()[:8] + "-0000-4000-8000-000000000000"
 
 
 def decode_line(raw: bytes) -> tuple[str, list[int]]:

@@ -13,6 +13,9 @@ import msgspec
 
 from ..forwarding import Forwarded
 
+FAILED_STOPS = frozenset({"error", "aborted"})
+"""The stop reasons of an assistant message that pi drops before sending the context (with its tool calls)."""
+
 
 class ToolCallFact(msgspec.Struct, frozen=True, gc=False):
     id: str

@@ -1,4 +1,4 @@
-"""Line-pass problems before they have columns: a code, a JSON path and which part of the member to mark.
+"""Columns for the Elyra line pass's findings (`results.Finding`: a code, a JSON path, which part to mark).
 
 Checks only name paths; `to_issues` turns them into columns with `locate`, which walks just the path, so a clean
 line never pays for positions and a line with a note pays little.
@@ -6,42 +6,19 @@ line never pays for positions and a line with a note pays little.
 
 from __future__ import annotations
 
-import enum
-from typing import NamedTuple
-
-from ..diagnostics import LineIssue, Severity
-from ..jsonscan import Path
+from ..diagnostics import LineIssue
+from ..results import Finding, Mark
+from ..text import content_span
 from . import locate
 
 
-class Mark(enum.Enum):
-    VALUE = "value"
-    KEY = "key"
-    MISSING = "missing"
-    """The path names an absent member: mark the enclosing object's key, or its first key when it has none."""
-
-
-class Finding(NamedTuple):
-    code: str
-    path: Path
-    mark: Mark
-    message: str
-    severity: Severity | None = None
-
-
 def to_issues(text: str, findings: list[Finding]) -> tuple[LineIssue, ...]:
-    whole = _whole(text)
+    whole = content_span(text)
     out: list[LineIssue] = []
     for found in findings:
         start, end = _span(text, found) or whole
         out.append(LineIssue(found.code, start, end, found.message, found.severity))
     return tuple(out)
-
-
-def _whole(text: str) -> tuple[int, int]:
-    stripped = text.strip()
-    start = text.find(stripped) if stripped else 0
-    return start, start + len(stripped)
 
 
 def _span(text: str, found: Finding) -> tuple[int, int] | None:

@@ -20,15 +20,15 @@ from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
 from ..lines import MAX_DEPTH, Decoded, LineKind, decode, too_deep
-from ..results import LineResult, line_result
+from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
-from .facts import EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
-from .findings import Finding, Mark, to_issues
+from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
+from .findings import to_issues
 from .loose import has, line_view
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease
 from .schema_issues import finding_for
-from .titles import FAILED_STOPS, entry_title, header_title
+from .titles import entry_title, header_title
 
 UNSET = msgspec.UNSET
 _DECODER = msgspec.json.Decoder(schema.Line)

@@ -1,18 +1,16 @@
 """The Elyra link pass: every rule that looks across lines (spec §5.1), and the model they are checked against.
 
 It reads only line kinds and facts, never text, so an edit that leaves them unchanged keeps the previous result.
-Everything is O(n): the model is built with flat arrays, and tool calls are paired in one depth-first walk over
-the tree that keeps the calls open on the current path in a map it undoes on the way back up (no per-entry
-ancestor walk, which would make a 100,000-entry chain quadratic).
+Everything is O(n): the model (tree and tool-call pairs) is built complete with flat arrays, and the rules read
+it.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-import zlib
 from bisect import bisect_left
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import msgspec
@@ -22,12 +20,12 @@ from ..diagnostics import Severity
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
+from ..text import fresh_id
 from .facts import EntryFacts, HeaderFacts, NullFacts
-from .model import BLOCK_BITS, BLOCK_MASK, NONE, ElyraModel, pack_call, unpack_call
+from .model import NONE, ElyraModel, unpack_call
 from .releases import PiRelease
 from .releases import release as pi_release
 
-FAILED_STOPS = frozenset({"error", "aborted"})
 _PI_FILE_NAME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_(.+)\.jsonl\Z")
 """`<toISOString with ':' and '.' replaced by '-'>_<session id>.jsonl`; a prefix (a copy's) is tolerated."""
 _RELATED_LIMIT = 20
@@ -54,25 +52,21 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     else:
         checker.v1_rules()
     checker.order_rules()
-    checker.walk()
+    checker.tool_rules(checker.goes_on())
     checker.leaf_rule()
     return Linked(model, checker.placed())
 
 
 RESCAN_LIMIT = 64
 """Unanswered calls up to which a relink tests each by scanning its subtree rather than building a table."""
-NEAR_LIMIT = 4096
-"""Entries a relink looks at below a moved entry for a pair that spans the moved edge, before it gives up."""
 
 
 def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
            options: Options, changed: Collection[int]) -> Linked | None:
     """The link pass after edits that changed the facts of the lines in `changed` and nothing else, from the
-    previous result, or None when only `link` can tell. Handled: one entry's parentId or timestamp changed, or one
-    result's toolCallId or toolName, in a file whose tool call ids and results' toolCallIds are each used once, as
-    pi writes them. A new parent or timestamp moves the entry's subtree (`ElyraModel.with_entry`), and only the
-    results with their call on the other side of the moved edge are paired again (`_Checker.repair`); a new
-    toolCallId pairs that one result again. Every other rule is cheap given the model and runs again."""
+    previous result, or None when only `link` can tell: when the one changed line is an entry that
+    `ElyraModel.with_entry` can follow (a parentId, a timestamp, a result's toolCallId or toolName), the new model
+    comes from the old one at the cost of what moved, and every rule, cheap given the model, runs again."""
     model = previous.model
     if len(changed) != 1 or not isinstance(model, ElyraModel) or len(results) != model.size:
         return None
@@ -80,31 +74,17 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     old, facts = model.line_facts[line], results[line].facts
     if old == facts:  # typed over and back
         return previous
-    if line == len(results) - 1 or type(old) is not EntryFacts or type(facts) is not EntryFacts \
-            or not model.unique_pairs or model.cycles or model.duplicates:
+    if line == len(results) - 1 or type(facts) is not EntryFacts:
         return None
-    differs = {name for name in _RELINKED if getattr(old, name) != getattr(facts, name)}
-    if msgspec.structs.replace(old, **{name: getattr(facts, name) for name in differs}) != facts:
-        return None
-    if differs <= _TREE_FIELDS:
-        crossing: Mapping[int, int | None] | None = (_crossing_pairs(model, line) if old.parent_id != facts.parent_id
-                                                      else {})
-        new = model.with_entry(line, facts) if crossing is not None else None
-    elif old.tool_call_id is not None and facts.tool_call_id is not None and not facts.tool_calls:
-        crossing = _repaired_result(model, line, facts.tool_call_id)
-        new = model.with_facts(line, facts)
-    else:
-        return None
-    if crossing is None or new is None:
+    new = model.with_entry(line, facts)
+    if new is None:
         return None
     checker = _Checker(new, pi_release(options.pi_version))
     checker.file_rules(lines, results, info, options)
     checker.id_rules()
     checker.reference_rules()
     checker.order_rules()
-    checker.repair(model, crossing)
-    checker.unanswered(checker.goes_on_by_scanning if len(new.unanswered) <= RESCAN_LIMIT else checker.goes_on())
-    checker.compactions()
+    checker.tool_rules(checker.goes_on_by_scanning if len(new.unanswered) <= RESCAN_LIMIT else checker.goes_on())
     checker.leaf_rule()
     return Linked(new, checker.placed())
 
@@ -118,54 +98,6 @@ _COMPACTED = ("(compacted away on the active path: pi no longer sends it; this m
 _SPEAKING_TYPES = frozenset({"custom_message", "branch_summary", "compaction"})
 """Entry types (besides messages) that put a message into pi's model context."""
 _EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
-
-_TREE_FIELDS = frozenset({"parent_id", "has_parent", "timestamp"})
-_RELINKED = _TREE_FIELDS | {"tool_call_id", "tool_name"}
-"""The facts a relink can follow when they are all that changed on the line."""
-
-
-def _repaired_result(model: ElyraModel, line: int, call_id: str) -> dict[int, int | None] | None:
-    """For a result whose toolCallId is now `call_id`: {line: the packed call with that id, or None}; None when
-    another result already answers that id (then pairs are no longer one to one)."""
-    facts = model.line_facts
-    found = None
-    for other in model.tool_lines:
-        entry = facts[other]
-        if entry.tool_calls:
-            for call in entry.tool_calls:
-                if call.id == call_id:
-                    found = pack_call(other, call.index)
-        elif other != line and entry.tool_call_id == call_id:
-            return None
-    return {line: found}
-
-
-def _crossing_pairs(model: ElyraModel, line: int) -> dict[int, int] | None:
-    """The results whose pairing moving `line`'s subtree can change (line -> the packed call with their id): those
-    with exactly one of themselves and that call inside the subtree. A result in it answering a call above `line`
-    is at most `pair_depth - 1` levels below `line`, so only those levels are looked at (None: too many entries
-    there); a result that answers no call above it is in `loose`."""
-    start, stop = model.pre[line], model.end[line]
-    pre, result_calls = model.pre, model.result_calls
-    found: dict[int, int] = {}
-    level, seen = [line], 0
-    for _ in range(model.pair_depth):
-        below: list[int] = []
-        for entry in level:
-            packed = result_calls.get(entry)
-            if packed is not None and not start <= pre[packed >> BLOCK_BITS] < stop:
-                found[entry] = packed
-            below.extend(model.children(entry))
-        seen += len(below)
-        if not below:
-            break
-        if seen > NEAR_LIMIT:
-            return None
-        level = below
-    for entry, packed in model.loose.items():
-        if packed is not None and (start <= pre[entry] < stop) != (start <= pre[packed >> BLOCK_BITS] < stop):
-            found[entry] = packed
-    return found
 
 
 class _Checker:
@@ -183,8 +115,7 @@ class _Checker:
 
     def placed(self) -> list[LinkIssue]:
         """The issues, those of `_PATH_RULES` told where they are when that is not the path pi resumes: on an
-        abandoned branch, or compacted away on it. Done last, on copies, so the raw issues a relink reuses
-        (`ElyraModel.walk_issues`) never carry a clause for a path that has since changed."""
+        abandoned branch, or compacted away on it."""
         model = self.model
         if not model.tree or model.resumed is None:
             return self.issues
@@ -355,7 +286,7 @@ class _Checker:
                 until = lines[index + 1] if index + 1 < len(lines) else len(facts)
                 meant = [child for child in children if line < child < until]
                 earlier = [child for child in children if lines[index - 1] < child < line]
-                fresh = _fresh_id(entry_id, line, used)
+                fresh = fresh_id(f"{entry_id}/{line}", used.__contains__)
                 used.add(fresh)
                 written = "1 entry written for the earlier one now hangs" if len(earlier) == 1 else \
                     f"{len(earlier)} entries written for the earlier one now hang"
@@ -497,161 +428,32 @@ class _Checker:
 
     # -- tool calls and compactions along each path -------------------------------------------------------------
 
-    def walk(self) -> None:
-        """Pair results with calls, visiting the tool lines in the tree's depth-first order. A call is open for
-        the lines of its subtree (pre[line] < end[call line]); each map holds, per id, a stack of candidates in
-        that order, so the innermost open one is on top once the closed ones above it are popped."""
+    def tool_rules(self, goes_on: Callable[[int], bool]) -> None:
+        """What the model's pairing of results with calls found (ELY070, ELY071, ELY073, ELY074, ELY075), the calls
+        no result answers (ELY072, see `unanswered`) and the compactions that cut pairs apart."""
         model, facts = self.model, self.facts
-        first_issue = len(self.issues)
-        depth = model.depth_of
-        pair_depth = 0
-        repeated = False
-        result_ids: set[str] = set()
-        results = 0
-        pre, end = model.pre, model.end
-        tools = [line for line in model.tool_lines if pre[line] != NONE]
-        if model.tree:
-            tools.sort(key=pre.__getitem__)
-        open_calls: dict[str, Any] = {}
-        """call id -> the packed open call, or a stack of them once two calls share the id."""
-        answers: dict[int, list[int]] = {}
-        """packed call -> results on paths through it, once it has more than one."""
-        first_answer = model.first_results
-        result_call = model.result_calls
-        waiting: dict[str, list[int]] = {}
-        orphans: list[int] = []
-        late: dict[int, int] = {}
-        calls: list[int] = []
-        bits = BLOCK_BITS
-        for line in tools:
-            found = facts[line]
-            here = pre[line]
-            if found.tool_calls:
-                for call in found.tool_calls:
-                    call_id = call.id
-                    packed = line << bits | call.index
-                    calls.append(packed)
-                    known = open_calls.get(call_id)
-                    if known is None:
-                        open_calls[call_id] = packed
-                    else:
-                        repeated = True
-                        stack = [known] if type(known) is int else known
-                        while stack and end[stack[-1] >> bits] <= here:
-                            stack.pop()
-                        if stack:
-                            self._duplicate_call(line, call.index, call_id, stack[-1])
-                        stack.append(packed)
-                        open_calls[call_id] = stack
-                    if waiting and call_id in waiting:
-                        above = waiting[call_id]
-                        while above and end[above[-1]] <= here:
-                            above.pop()
-                        for result in above:
-                            late.setdefault(result, packed)
-                continue
-            call_id = found.tool_call_id
-            result_ids.add(call_id)
-            results += 1
-            known = open_calls.get(call_id)
-            if type(known) is int:
-                packed = known if end[known >> bits] > here else None
-            else:
-                while known and end[known[-1] >> bits] <= here:
-                    known.pop()
-                packed = known[-1] if known else None
-                for shadowed in known[:-1] if known else ():  # pi matches by id: this answers them too
-                    if end[shadowed >> bits] > here:
-                        first_answer.setdefault(shadowed, line)
-            if packed is None:
-                orphans.append(line)
-                waiting.setdefault(call_id, []).append(line)
-                continue
-            result_call[line] = packed
-            if depth[line] - depth[packed >> bits] > pair_depth:
-                pair_depth = depth[line] - depth[packed >> bits]
-            self._check_pair(line, found, packed)
-            given = first_answer.get(packed)
-            if given is None:
-                first_answer[packed] = line
-                continue
-            model.more_results.setdefault(packed, []).append(line)
-            stack = answers.setdefault(packed, [given])
-            while stack and end[stack[-1]] <= here:
-                stack.pop()
-            if stack:
-                self.add("ELY074", line, ("message", "toolCallId"),
-                         f"a second result for tool call {call_id!r} on this path (the first is on line "
-                         f"{stack[-1] + 1}): providers require exactly one result per call",
-                         related=((stack[-1], ("message", "toolCallId"), "the first result"),))
-            stack.append(line)
-        self._late_and_orphans(late, orphans)
-        model.walk_issues = self.issues[first_issue:]
-        model.unanswered = [packed for packed in calls if packed not in first_answer]
-        model.unique_pairs = not repeated and len(result_ids) == results
-        model.loose = {line: open_calls.get(facts[line].tool_call_id) for line in orphans} if model.unique_pairs \
-            else {}
-        model.pair_depth = pair_depth
-        self.unanswered(self.goes_on())
+        for packed, previous in model.repeated_calls:
+            self._duplicate_call(packed, previous)
+        for line, first in model.repeated_results:
+            self.add("ELY074", line, ("message", "toolCallId"),
+                     f"a second result for tool call {facts[line].tool_call_id!r} on this path (the first is on line "
+                     f"{first + 1}): providers require exactly one result per call",
+                     related=((first, ("message", "toolCallId"), "the first result"),))
+        calls = model.result_calls
+        for line in model.dropped:
+            self._dropped_call(line, calls[line])
+        for line in model.misnamed:
+            self._name_mismatch(line, calls[line])
+        for line, packed in model.early.items():
+            self._late(line, packed)
+        for line in model.orphans:
+            self._orphan(line)
+        self.unanswered(goes_on)
         self.compactions()
 
-    def _check_pair(self, line: int, found: EntryFacts, packed: int) -> None:
-        """ELY071 and ELY073 for the result on `line`, which answers the packed call."""
-        assistant = self.facts[packed >> BLOCK_BITS]
-        if assistant.stop_reason in FAILED_STOPS:
-            self._dropped_call(line, packed)
-        name = found.tool_name
-        if name is not None:
-            block = packed & BLOCK_MASK
-            for call in assistant.tool_calls:
-                if call.index == block:
-                    if call.name is not None and call.name != name:
-                        self._name_mismatch(line, name, call.name, packed)
-                    break
-
-    def repair(self, old: ElyraModel, moved: Mapping[int, int | None]) -> None:
-        """After a relink: pair again the results in `moved` (line -> the packed call with their id, None when no
-        call has it), whose path to that call changed, and keep every other pairing issue. With every call id and
-        every result id used once, a result answers its call when the call is above it, comes before it (ELY075)
-        when the call is below it, and is an orphan (ELY070) otherwise."""
-        model, facts = self.model, self.facts
-        if moved:
-            result_calls, first_results = dict(old.result_calls), dict(old.first_results)
-            loose, unanswered = dict(old.loose), set(old.unanswered)
-            model.result_calls, model.first_results, model.loose = result_calls, first_results, loose
-            kept = [issue for issue in old.walk_issues if issue.anchor.line not in moved]
-            start = len(self.issues)
-            depth = model.depth_of
-            for line, packed in moved.items():
-                answered = result_calls.pop(line, None)
-                if answered is not None:
-                    del first_results[answered]
-                    unanswered.add(answered)
-                if packed is None:
-                    loose[line] = None
-                    self._orphan(line)
-                    continue
-                call_line = packed >> BLOCK_BITS
-                if model.is_ancestor(call_line, line):
-                    model.pair(line, packed)
-                    loose.pop(line, None)
-                    unanswered.discard(packed)
-                    model.pair_depth = max(model.pair_depth, depth[line] - depth[call_line])
-                    self._check_pair(line, facts[line], packed)
-                elif model.is_ancestor(line, call_line):
-                    model.pair(line, packed)
-                    loose[line] = packed
-                    unanswered.discard(packed)
-                    self._late(line, packed)
-                else:
-                    loose[line] = packed
-                    self._orphan(line)
-            model.walk_issues = kept + self.issues[start:]
-            del self.issues[start:]
-            model.unanswered = sorted(unanswered)
-        self.issues.extend(model.walk_issues)
-
-    def _duplicate_call(self, line: int, block: int, call_id: str, previous: int) -> None:
+    def _duplicate_call(self, packed: int, previous: int) -> None:
+        line, block = unpack_call(packed)
+        call_id = self.model.call(packed).id
         other, other_block = unpack_call(previous)
         where = "earlier in this message" if other == line else f"on line {other + 1}"
         self.add("ELY074", line, ("message", "content", block, "id"),
@@ -668,20 +470,13 @@ class _Checker:
                  "call, which rejects it",
                  related=((call_line, ("message", "content", block, "id"), "the call, in a dropped message"),))
 
-    def _name_mismatch(self, line: int, name: str, call_name: str, packed: int) -> None:
+    def _name_mismatch(self, line: int, packed: int) -> None:
         call_line, block = unpack_call(packed)
+        name, call_name = self.facts[line].tool_name, self.model.call(packed).name
         self.add("ELY073", line, ("message", "toolName"),
                  f"toolName {name!r} differs from the call's name {call_name!r} (line {call_line + 1}): pi's replay "
                  "and rendering take the tool from the result and get it wrong",
                  related=((call_line, ("message", "content", block, "name"), "the call's name"),))
-
-    def _late_and_orphans(self, late: dict[int, int], orphans: list[int]) -> None:
-        for line, packed in late.items():
-            self.model.pair(line, packed)
-            self._late(line, packed)
-        for line in orphans:
-            if line not in late:
-                self._orphan(line)
 
     def _late(self, line: int, packed: int) -> None:
         call_line, block = unpack_call(packed)
@@ -703,7 +498,7 @@ class _Checker:
         for packed in model.unanswered:
             line, block = unpack_call(packed)
             found = facts[line]
-            call = next(call for call in found.tool_calls if call.index == block)
+            call = model.call(packed)
             named = f" ({call.name})" if call.name else ""
             path: Path = ("message", "content", block, "id")
             if found.stop_reason == "toolUse" and goes_on(line):
@@ -824,13 +619,3 @@ class _Checker:
         self.add("ELY047", leaf, ("type",) if found.type is not None else (),
                  "pi resumes from this entry: it is the last one in the file (not the deepest or newest node), so "
                  f"the next message is appended below it ({'; '.join(notes)})")
-
-
-def _fresh_id(entry_id: str, line: int, used: set[str]) -> str:
-    """An 8-hex id no entry uses, the shape pi generates; derived from the line so the fix is reproducible."""
-    attempt = 0
-    while True:
-        candidate = f"{zlib.crc32(f'{entry_id}:{line}:{attempt}'.encode()):08x}"
-        if candidate not in used:
-            return candidate
-        attempt += 1

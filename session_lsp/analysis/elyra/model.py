@@ -6,10 +6,11 @@ migration chains its entries in file order, so that chain is the tree here too.
 
 The model is held by the server for files of 100,000 entries, so it keeps flat integer arrays indexed by line
 (`-1` = none) and the line facts it was built from, never a per-entry object. Everything is built in O(n): parents
-through the id index, children as one compressed array, cycles by colouring, depths by one walk from the roots.
-The tool-call pairing is filled in by the link pass, which finds it in its walk over the tree. An edit to one
-parentId or timestamp is applied to a copy (`with_entry`) at the cost of the part of the order that moves, not of
-the file.
+through the id index, children as one compressed array, cycles by colouring, depths by one walk from the roots,
+and tool results paired with their calls in one walk over the tool lines in that order (no per-entry ancestor
+walk, which would make a 100,000-entry chain quadratic). The constructor builds all of it; the link pass only reads
+the model. An edit to one parentId or timestamp, or to one result's toolCallId or toolName, gives a new model
+(`with_entry`) at the cost of the part of the order that moves and the pairs across the moved edge, not of the file.
 """
 
 from __future__ import annotations
@@ -21,16 +22,24 @@ from bisect import bisect_right, insort
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
+import msgspec
+
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import LineResult, Reference
 from ..structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
-from .facts import EntryFacts, HeaderFacts
+from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
 
 NONE = -1
 BLOCK_BITS = 20
 """A tool call is packed into one int: `line << BLOCK_BITS | block index`."""
 BLOCK_MASK = (1 << BLOCK_BITS) - 1
+NEAR_LIMIT = 4096
+"""Entries `with_entry` looks at below a moved entry for a pair that spans the moved edge, before it gives up."""
+_TREE_FIELDS = frozenset({"parent_id", "has_parent", "timestamp"})
+_RESULT_FIELDS = frozenset({"tool_call_id", "tool_name"})
+_RELINKED = _TREE_FIELDS | _RESULT_FIELDS
+"""The facts `with_entry` can follow when they are all that changed on the line."""
 
 
 def pack_call(line: int, block: int) -> int:
@@ -178,25 +187,7 @@ class ElyraModel:
         self._first_kept: dict[int, int] = {}
         self._named_by: dict[str, list[int]] = {}
         self._resolve_specials(results)
-        self.result_calls: dict[int, int] = {}
-        """toolResult line -> the packed call it answers (filled by the link pass)."""
-        self.first_results: dict[int, int] = {}
-        """packed call -> the first result (in depth-first order) that answers it."""
-        self.more_results: dict[int, list[int]] = {}
-        """packed call -> the further results answering it (other branches, or duplicates)."""
-        self.walk_issues: list[Any] = []
-        """The link pass's pairing issues (all but ELY072), kept so a relink that leaves every pair as it was can
-        reuse them."""
-        self.unanswered: list[int] = []
-        """The packed calls no result answers."""
-        self.unique_pairs = False
-        """Whether every tool call id and every result's toolCallId is used once: then each result has one
-        candidate call, and which way they are related on the tree decides everything (see `relink`)."""
-        self.loose: dict[int, int | None] = {}
-        """With `unique_pairs`: each result that answers no call above it -> the packed call with its id (None:
-        there is none)."""
-        self.pair_depth = 0
-        """The most entries between a result and the call above it that it answers (their depth difference)."""
+        self._pair_calls()
 
     # -- construction -------------------------------------------------------------------------------------------
 
@@ -456,16 +447,257 @@ class ElyraModel:
             return None
         return target
 
-    # -- one entry re-parented ------------------------------------------------------------------------------------
+    def _pair_calls(self) -> None:
+        """Pair results with calls, visiting the tool lines in the tree's depth-first order. A call is open for
+        the lines of its subtree (pre[line] < end[call line]); each map holds, per id, a stack of candidates in
+        that order, so the innermost open one is on top once the closed ones above it are popped."""
+        facts, depth, pre, end = self.line_facts, self.depth_of, self.pre, self.end
+        self.result_calls: dict[int, int] = {}
+        """toolResult line -> the packed call it answers: the nearest open one above it, else (see `early`) the
+        first one below it."""
+        self.first_results: dict[int, int] = {}
+        """packed call -> the first result (in depth-first order) that answers it."""
+        self.more_results: dict[int, list[int]] = {}
+        """packed call -> the further results answering it (other branches, or duplicates)."""
+        self.repeated_calls: list[tuple[int, int]] = []
+        """(packed call, the packed call with the same id still open above it on its path)."""
+        self.repeated_results: list[tuple[int, int]] = []
+        """(result line, the first result on its path that answers the same call)."""
+        self.dropped: list[int] = []
+        """Results whose call above them is in a message pi drops before sending (a failed stopReason)."""
+        self.misnamed: list[int] = []
+        """Results whose toolName differs from the name of the call above them that they answer."""
+        self.early: dict[int, int] = {}
+        """Results that answer no call above them -> the first call with their id below them (the result comes
+        first on the path)."""
+        pair_depth = 0
+        repeated = False
+        result_ids: set[str] = set()
+        results = 0
+        tools = [line for line in self.tool_lines if pre[line] != NONE]
+        if self.tree:
+            tools.sort(key=pre.__getitem__)
+        open_calls: dict[str, Any] = {}
+        """call id -> the packed open call, or a stack of them once two calls share the id."""
+        answers: dict[int, list[int]] = {}
+        """packed call -> results on paths through it, once it has more than one."""
+        result_calls, first_answer, more_results = self.result_calls, self.first_results, self.more_results
+        waiting: dict[str, list[int]] = {}
+        unpaired: list[int] = []
+        late = self.early
+        calls: list[int] = []
+        bits = BLOCK_BITS
+        for line in tools:
+            found = facts[line]
+            here = pre[line]
+            if found.tool_calls:
+                for call in found.tool_calls:
+                    call_id = call.id
+                    packed = line << bits | call.index
+                    calls.append(packed)
+                    known = open_calls.get(call_id)
+                    if known is None:
+                        open_calls[call_id] = packed
+                    else:
+                        repeated = True
+                        stack = [known] if type(known) is int else known
+                        while stack and end[stack[-1] >> bits] <= here:
+                            stack.pop()
+                        if stack:
+                            self.repeated_calls.append((packed, stack[-1]))
+                        stack.append(packed)
+                        open_calls[call_id] = stack
+                    if waiting and call_id in waiting:
+                        above = waiting[call_id]
+                        while above and end[above[-1]] <= here:
+                            above.pop()
+                        for result in above:
+                            late.setdefault(result, packed)
+                continue
+            call_id = found.tool_call_id
+            result_ids.add(call_id)
+            results += 1
+            known = open_calls.get(call_id)
+            if type(known) is int:
+                packed = known if end[known >> bits] > here else None
+            else:
+                while known and end[known[-1] >> bits] <= here:
+                    known.pop()
+                packed = known[-1] if known else None
+                for shadowed in known[:-1] if known else ():  # pi matches by id: this answers them too
+                    if end[shadowed >> bits] > here:
+                        first_answer.setdefault(shadowed, line)
+            if packed is None:
+                unpaired.append(line)
+                waiting.setdefault(call_id, []).append(line)
+                continue
+            if depth[line] - depth[packed >> bits] > pair_depth:
+                pair_depth = depth[line] - depth[packed >> bits]
+            result_calls[line] = packed
+            self._compare(line, packed, self.dropped, self.misnamed)
+            given = first_answer.get(packed)
+            if given is None:
+                first_answer[packed] = line
+                continue
+            more_results.setdefault(packed, []).append(line)
+            stack = answers.setdefault(packed, [given])
+            while stack and end[stack[-1]] <= here:
+                stack.pop()
+            if stack:
+                self.repeated_results.append((line, stack[-1]))
+            stack.append(line)
+        for line, packed in late.items():
+            result_calls[line] = packed
+            if packed in first_answer:
+                more_results.setdefault(packed, []).append(line)
+            else:
+                first_answer[packed] = line
+        self.orphans = sorted(line for line in unpaired if line not in late)
+        """Results whose id no call on their path has, above or below them."""
+        self.unanswered: list[int] = [packed for packed in calls if packed not in first_answer]
+        """The packed calls no result answers."""
+        self.unique_pairs = not repeated and len(result_ids) == results
+        """Whether every tool call id and every result's toolCallId is used once: then each result has one
+        candidate call, and which way they are related on the tree decides everything (see `with_entry`)."""
+        self.loose: dict[int, int | None] = {line: open_calls.get(facts[line].tool_call_id) for line in unpaired} \
+            if self.unique_pairs else {}
+        """With `unique_pairs`: each result that answers no call above it -> the packed call with its id (None:
+        there is none)."""
+        self.pair_depth = pair_depth
+        """At least the most entries between a result and the call above it that it answers (their depth
+        difference): exact when built, an upper bound after `with_entry`."""
+
+    def _compare(self, line: int, packed: int, dropped: list[int], misnamed: list[int]) -> None:
+        """Note in `dropped` and `misnamed` whether the result on `line` answers a call that pi drops, or one with
+        another name than its toolName."""
+        assistant = self.line_facts[packed >> BLOCK_BITS]
+        if assistant.stop_reason in FAILED_STOPS:
+            insort(dropped, line)
+        name = self.line_facts[line].tool_name
+        if name is not None:
+            block = packed & BLOCK_MASK
+            for call in assistant.tool_calls:  # not `call()`: this runs for every pair of a 100,000-line file
+                if call.index == block:
+                    if call.name is not None and call.name != name:
+                        insort(misnamed, line)
+                    break
+
+    # -- one entry edited -----------------------------------------------------------------------------------------
 
     def with_entry(self, line: int, facts: EntryFacts) -> ElyraModel | None:
-        """This model after an edit that changed only entry `line`'s parentId or timestamp (to `facts`'): the
-        subtree of `line` moves under its new parent, or becomes a root, or moves among its siblings (which pi
-        orders by timestamp). Costs the moved part of the depth-first order and the paths above the old and new
-        parent, not the file. None when the full build is needed: a v1 file, duplicate ids, a parentId loop
-        before, or one the new parent would close."""
-        if not self.tree or self.duplicates or self.cycles or not self.is_entry(line):
+        """The model of the file after an edit that changed only entry `line`'s facts (to `facts`), built from
+        this one; None when only the full build can tell. Followed: a new parentId or timestamp (the subtree of
+        `line` moves, and only the results with their call on the other side of the moved edge are paired again),
+        and a result's new toolCallId or toolName (that result is paired again), in a v2+ file without duplicate
+        ids or parentId loops whose tool call ids and results' toolCallIds are each used once, as pi writes them.
+        With every id used once, a result answers its call when the call is above it, comes before it when the call
+        is below it, and is an orphan otherwise."""
+        old = self.facts(line)
+        if type(old) is not EntryFacts or not self.tree or not self.unique_pairs or self.duplicates or self.cycles:
             return None
+        differs = {name for name in _RELINKED if getattr(old, name) != getattr(facts, name)}
+        if msgspec.structs.replace(old, **{name: getattr(facts, name) for name in differs}) != facts:
+            return None
+        crossing: dict[int, int | None] | None
+        if differs <= _TREE_FIELDS:
+            crossing = {} if old.parent_id == facts.parent_id else self._crossing_pairs(line)
+            new = self._moved(line, facts) if crossing is not None else None
+        elif differs <= _RESULT_FIELDS and old.tool_call_id is not None and facts.tool_call_id is not None \
+                and not facts.tool_calls:
+            crossing = self._repaired_result(line, facts.tool_call_id)
+            new = self._with_facts(line, facts)
+        else:
+            return None
+        if crossing is None or new is None:
+            return None
+        if crossing:
+            new._repair(self, crossing)
+        return new
+
+    def _crossing_pairs(self, line: int) -> dict[int, int | None] | None:
+        """The results whose pairing moving `line`'s subtree can change (line -> the packed call with their id):
+        those with exactly one of themselves and that call inside the subtree. A result in it answering a call
+        above `line` is at most `pair_depth - 1` levels below `line`, so only those levels are looked at (None:
+        too many entries there); a result that answers no call above it is in `loose`."""
+        start, stop = self.pre[line], self.end[line]
+        pre, result_calls = self.pre, self.result_calls
+        found: dict[int, int | None] = {}
+        level, seen = [line], 0
+        for _ in range(self.pair_depth):
+            below: list[int] = []
+            for entry in level:
+                packed = result_calls.get(entry)
+                if packed is not None and not start <= pre[packed >> BLOCK_BITS] < stop:
+                    found[entry] = packed
+                below.extend(self.children(entry))
+            seen += len(below)
+            if not below:
+                break
+            if seen > NEAR_LIMIT:
+                return None
+            level = below
+        for entry, call in self.loose.items():
+            if call is not None and (start <= pre[entry] < stop) != (start <= pre[call >> BLOCK_BITS] < stop):
+                found[entry] = call
+        return found
+
+    def _repaired_result(self, line: int, call_id: str) -> dict[int, int | None] | None:
+        """For a result whose toolCallId is now `call_id`: {line: the packed call with that id, or None}; None when
+        another result already answers that id (then pairs are no longer one to one)."""
+        facts = self.line_facts
+        found = None
+        for other in self.tool_lines:
+            entry = facts[other]
+            if entry.tool_calls:
+                for call in entry.tool_calls:
+                    if call.id == call_id:
+                        found = pack_call(other, call.index)
+            elif other != line and entry.tool_call_id == call_id:
+                return None
+        return {line: found}
+
+    def _repair(self, old: ElyraModel, moved: Mapping[int, int | None]) -> None:
+        """Part of building this model from `old`: pair again the results in `moved` (line -> the packed call with
+        their id, None when no call has it), whose path to that call changed. Every table it changes is a copy."""
+        depth = self.depth_of
+        result_calls, first_results = dict(old.result_calls), dict(old.first_results)
+        loose, early, unanswered = dict(old.loose), dict(old.early), set(old.unanswered)
+        orphans = [other for other in old.orphans if other not in moved]
+        dropped = [other for other in old.dropped if other not in moved]
+        misnamed = [other for other in old.misnamed if other not in moved]
+        for line, packed in moved.items():
+            answered = result_calls.pop(line, None)
+            if answered is not None:
+                del first_results[answered]
+                unanswered.add(answered)
+            early.pop(line, None)
+            if packed is None:
+                loose[line] = None
+                insort(orphans, line)
+                continue
+            call_line = packed >> BLOCK_BITS
+            if self.is_ancestor(call_line, line):
+                loose.pop(line, None)
+                self.pair_depth = max(self.pair_depth, depth[line] - depth[call_line])
+                self._compare(line, packed, dropped, misnamed)
+            else:
+                loose[line] = packed
+                if not self.is_ancestor(line, call_line):
+                    insort(orphans, line)
+                    continue
+                early[line] = packed
+            result_calls[line] = packed
+            first_results[packed] = line
+            unanswered.discard(packed)
+        self.result_calls, self.first_results, self.loose, self.early = result_calls, first_results, loose, early
+        self.orphans, self.dropped, self.misnamed = orphans, dropped, misnamed
+        self.unanswered = sorted(unanswered)
+
+    def _moved(self, line: int, facts: EntryFacts) -> ElyraModel | None:
+        """The tree after entry `line`'s parentId or timestamp changed (to `facts`'): the subtree of `line` moves
+        under its new parent, or becomes a root, or moves among its siblings (which pi orders by timestamp). Costs
+        the moved part of the depth-first order and the paths above the old and new parent, not the file. None
+        when the new parent would close a parentId loop."""
         parent_id = facts.parent_id
         target = NONE
         if parent_id is not None:
@@ -473,7 +705,7 @@ class ElyraModel:
             if found == line or (found is not None and self.is_ancestor(line, found)):
                 return None
             target = NONE if found is None else found
-        new = self.with_facts(line, facts)
+        new = self._with_facts(line, facts)
         parent = new.parent_of = array("i", self.parent_of)
         was = parent[line]
         parent[line] = target
@@ -521,7 +753,7 @@ class ElyraModel:
         new._move_subtree(self, line, was, target)
         return new
 
-    def with_facts(self, line: int, facts: Any) -> ElyraModel:
+    def _with_facts(self, line: int, facts: EntryFacts) -> ElyraModel:
         """A copy with `line`'s facts replaced and nothing else: for an edit that changes no link of the tree."""
         new = _copy(self)
         new.line_facts = self.line_facts.copy()
@@ -571,17 +803,13 @@ class ElyraModel:
                 depth[entry] += shift
         self.order, self.pre, self.end, self.depth_of = order, new_pre, new_end, depth
 
-    # -- pairing (filled by the link pass) -------------------------------------------------------------------------
-
-    def pair(self, result_line: int, call: int) -> None:
-        """Record that the toolResult on `result_line` answers the packed tool call `call`."""
-        self.result_calls[result_line] = call
-        if call not in self.first_results:
-            self.first_results[call] = result_line
-        else:
-            self.more_results.setdefault(call, []).append(result_line)
-
     # -- queries -------------------------------------------------------------------------------------------------
+
+    def call(self, packed: int) -> ToolCallFact:
+        """The tool call a packed call stands for."""
+        line, block = unpack_call(packed)
+        calls: tuple[ToolCallFact, ...] = self.line_facts[line].tool_calls
+        return next(call for call in calls if call.index == block)
 
     def result_call(self, line: int) -> int | None:
         """The packed call the toolResult on `line` answers."""

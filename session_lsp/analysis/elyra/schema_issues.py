@@ -15,8 +15,8 @@ import msgspec
 from .. import validate
 from ..detect import js_number, pi_version
 from ..diagnostics import Severity
-from ..jsonscan import Path
-from .findings import Finding, Mark
+from ..jsonscan import Path, dotted
+from ..results import Finding, Mark
 
 _Kind = validate.IssueKind
 
@@ -29,14 +29,6 @@ _COSMETIC: dict[Path, str] = {
     ("message", "display"): "pi reads a missing `display` as false and does not render the message in the chat",
 }
 """Required fields whose absence pi's context building never notices: what goes wrong is display only."""
-
-
-def dotted(path: Path) -> str:
-    """`message.content[2].text`: how messages name a place in the line."""
-    out = ""
-    for item in path:
-        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else item)
-    return out
 
 
 def _in_block(path: Path) -> bool:

@@ -12,13 +12,13 @@ from typing import Any
 
 import msgspec
 
-from .facts import EntryFacts
+from ..text import ellipsized
+from .facts import FAILED_STOPS, EntryFacts
 from .loose import has
 from .schema import SUMMARY_ROLES
 
 UNSET = msgspec.UNSET
 MAX_TITLE = 60
-FAILED_STOPS = frozenset({"error", "aborted"})
 
 
 def clip(text: str, limit: int = MAX_TITLE) -> str:
@@ -26,8 +26,7 @@ def clip(text: str, limit: int = MAX_TITLE) -> str:
     anything else has its whitespace runs (newlines, tabs) collapsed to single spaces."""
     if len(text) <= limit and text.isprintable():
         return text
-    flat = " ".join(text.lstrip()[: limit * 2].split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    return ellipsized(" ".join(text.lstrip()[: limit * 2].split()), limit)
 
 
 def first_text(content: Any) -> str | None:
@@ -54,13 +53,11 @@ def with_text(head: str, text: str | None) -> str:
     if snippet.isprintable() and "  " not in snippet and snippet[:1] != " ":
         if len(text) <= room:
             return f"{head}: {snippet.rstrip()}"
-        return f"{head}: {snippet[: room - 1].rstrip()}…"
+        return f"{head}: {ellipsized(snippet, room, shortened=True)}"
     flat = " ".join(text.lstrip()[: room * 2].split())
     if not flat:
         return head
-    if len(flat) > room or len(text) > room * 2:
-        flat = flat[: room - 1].rstrip() + "…"
-    return f"{head}: {flat}"
+    return f"{head}: {ellipsized(flat, room, shortened=len(text) > room * 2)}"
 
 
 def tokens(value: Any) -> str:

@@ -15,8 +15,8 @@ from .. import jsonscan
 from ..diagnostics import Diagnostic, Span
 from ..document import Document
 from ..lines import LineKind, split_glued
+from ..text import fresh_id
 from .edits import replace_line, replace_value
-from .snippets import fresh_id
 from .types import CodeAction, TextEdit
 from .values import elyra_parent_above
 

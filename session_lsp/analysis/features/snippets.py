@@ -5,7 +5,6 @@ the time the caller passed; the core reads no clock).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -17,6 +16,7 @@ from ..diagnostics import Span
 from ..document import Document
 from ..editing import FreshId, ObjectTemplate, Stop
 from ..formats import FORMATS
+from ..text import fresh_id
 from . import schemas
 from .types import CompletionItem
 
@@ -111,13 +111,6 @@ def _utc(now: datetime | str) -> datetime:
     return now.replace(tzinfo=UTC) if now.tzinfo is None else now.astimezone(UTC)
 
 
-def fresh_id(seed: str, taken: Callable[[str], bool]) -> str:
-    """8 lowercase hex characters, as pi draws them, derived from `seed` and different from every id in use."""
-    for attempt in range(1000):
-        candidate = hashlib.sha256(f"{seed}/{attempt}".encode()).hexdigest()[:8]
-        if not taken(candidate):
-            return candidate
-    return hashlib.sha256(seed.encode()).hexdigest()[:8] + "-0000-4000-8000-000000000000"
 
 
 def first_line_items(doc: Document, line: int, now: datetime | str) -> list[CompletionItem]:

@@ -10,12 +10,13 @@ import re
 from collections.abc import Callable
 from functools import cache
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 from msgspec import inspect as mi
 
 from ..jsonscan import Path
+from ..results import Finding, Mark
 from . import schema as s
 
 JS_SAFE = 2**53
@@ -35,14 +36,6 @@ OPTION_KINDS = frozenset({
     "allow once", "allow always", "reject once", "reject always", "unknown",
     "allow_once", "allow_always", "reject_once", "reject_always",
 })
-
-
-class Finding(NamedTuple):
-    code: str
-    path: Path
-    message: str
-    key: bool = False
-    """Point at the member's key instead of its value."""
 
 
 def title_problem(title: str) -> str | None:
@@ -147,11 +140,11 @@ _NONE: list[Finding] = []
 def envelope(record: Any, time_ok: bool) -> list[Finding]:
     found: list[Finding] = []
     if record.schema_version != 1:
-        found.append(Finding("THN034", ("schema_version",),
+        found.append(Finding("THN034", ("schema_version",), Mark.VALUE,
                              f"schema_version {record.schema_version} is not 1: every known thndrs build writes 1 (it "
                              "is never checked on read, so this record was written by something else or edited)"))
     if not time_ok:
-        found.append(Finding("THN036", ("time",),
+        found.append(Finding("THN036", ("time",), Mark.VALUE,
                              f"time {record.time!r} is not YYYY-MM-DDTHH:MM:SSZ: thndrs only writes that exact UTC "
                              "form (it stores the value opaquely, so this comes from an edit or another writer)"))
     return found
@@ -161,20 +154,21 @@ def _title(path: Path, title: str) -> list[Finding]:
     problem = title_problem(title)
     if problem is None:
         return _NONE
-    return [Finding("THN061", path, f"the title {problem}: later thndrs builds reject such names when renaming")]
+    return [Finding("THN061", path, Mark.VALUE,
+                    f"the title {problem}: later thndrs builds reject such names when renaming")]
 
 
 def _session_meta(record: s.SessionMeta) -> list[Finding]:
     found = _title(("title",), record.title)
     if SESSION_ID.fullmatch(record.session_id) is None:
-        found = [Finding("THN023", ("session_id",),
+        found = [Finding("THN023", ("session_id",), Mark.VALUE,
                          f"session id {record.session_id!r} is not session-YYYYMMDD-HHMMSS[-N]: thndrs generates ids "
                          "that way, so this one comes from a hand edit or a test"), *found]
     return found
 
 
 def _unnamed() -> Finding:
-    return Finding("THN044", ("call_id",),
+    return Finding("THN044", ("call_id",), Mark.VALUE,
                    "call_id \"?\": thndrs writes this when the tool row had no name#id suffix, so this record cannot "
                    "be paired with its start or finish")
 
@@ -186,12 +180,12 @@ def _tool_started(record: s.ToolStarted) -> list[Finding]:
     found = [_unnamed()] if record.call_id == "?" else []
     if mcp is None:
         if name.startswith("mcp__") and "__" in name[5:]:
-            found.append(Finding("THN058", ("name",),
+            found.append(Finding("THN058", ("name",), Mark.VALUE,
                                  f"tool {name!r} is named like an MCP tool (mcp__<server>__<tool>) but has no `mcp` "
                                  "metadata: the writer derives `mcp` from the name"))
     elif name != f"mcp__{mcp.server_name}__{mcp.original_tool_name}":
         expected = f"mcp__{mcp.server_name}__{mcp.original_tool_name}"
-        found.append(Finding("THN058", ("mcp",),
+        found.append(Finding("THN058", ("mcp",), Mark.VALUE,
                              f"`mcp` says {expected!r} but the tool is named {name!r}: the writer derives `mcp` from "
                              "the name, so they should agree"))
     return found
@@ -203,16 +197,16 @@ def _tool_finished(record: s.ToolFinished) -> list[Finding]:
         return _NONE
     found = [_unnamed()] if record.call_id == "?" else []
     if record.status == "Running":
-        found.append(Finding("THN045", ("status",),
+        found.append(Finding("THN045", ("status",), Mark.VALUE,
                              "a finished tool with status \"Running\": thndrs writes tool_finished only once the "
                              "tool stopped; replay shows it as still running"))
     if artifact is not None:
         if ARTIFACT_HANDLE.fullmatch(artifact.handle) is None:
-            found.append(Finding("THN059", ("artifact", "handle"),
+            found.append(Finding("THN059", ("artifact", "handle"), Mark.VALUE,
                                  f"artifact handle {artifact.handle!r} is not artifact_v1_ + 64 hex digits: it was "
                                  "produced by a different artifact store, so thndrs will not find <handle>.body"))
         if artifact.schema_version != 1:
-            found.append(Finding("THN059", ("artifact", "schema_version"),
+            found.append(Finding("THN059", ("artifact", "schema_version"), Mark.VALUE,
                                  f"artifact schema_version {artifact.schema_version} is not 1: produced by a "
                                  "different artifact store"))
     return found
@@ -221,16 +215,16 @@ def _tool_finished(record: s.ToolFinished) -> list[Finding]:
 def _file_write(record: s.FileWrite) -> list[Finding]:
     hash_null, bytes_null = record.before_hash is None, record.before_bytes is None
     if record.op == "create":
-        return [Finding("THN052", (name,),
+        return [Finding("THN052", (name,), Mark.VALUE,
                         f"op \"create\" with a {name}: the writer writes null for a file that did not exist before")
                 for name, null in (("before_hash", hash_null), ("before_bytes", bytes_null)) if not null]
     if hash_null and bytes_null:
-        return [Finding("THN052", ("before_hash",),
+        return [Finding("THN052", ("before_hash",), Mark.VALUE,
                         f"op {record.op!r} with null before_hash and before_bytes: the writer records the previous "
                         "hash and size of the file it replaced or edited")]
     if hash_null != bytes_null:
         name = "before_hash" if hash_null else "before_bytes"
-        return [Finding("THN052", (name,),
+        return [Finding("THN052", (name,), Mark.VALUE,
                         f"{name} is null but the other before_* value is not: the writer derives both from the same "
                         "previous state")]
     return _NONE
@@ -243,14 +237,14 @@ def _shell_exec(record: s.ShellExec) -> list[Finding]:
         return _NONE
     found: list[Finding] = []
     if status not in PROCESS_STATUSES:
-        found.append(Finding("THN053", ("process_status",),
+        found.append(Finding("THN053", ("process_status",), Mark.VALUE,
                              f"process_status {status!r} is not one of ok, failed, timeout, cancelled, running: the "
                              "writer uses only these labels"))
     if kind not in SHELL_KINDS:
-        found.append(Finding("THN053", ("kind",),
+        found.append(Finding("THN053", ("kind",), Mark.VALUE,
                              f"kind {kind!r} is not one-shot or background: the writer uses only these labels"))
     if running:
-        found.append(Finding("THN053", ("process_status",),
+        found.append(Finding("THN053", ("process_status",), Mark.VALUE,
                              "a running shell record without process_id: background starts always carry the "
                              "registry id, and without it the terminal record cannot be matched"))
     return found
@@ -259,27 +253,27 @@ def _shell_exec(record: s.ShellExec) -> list[Finding]:
 def _queued_input(record: s.QueuedInput) -> list[Finding]:
     if record.kind in QUEUE_KINDS:
         return _NONE
-    return [Finding("THN055", ("kind",),
+    return [Finding("THN055", ("kind",), Mark.VALUE,
                     f"queue kind {record.kind!r} is not steering or follow-up: thndrs has only these two queues")]
 
 
 def _usage(record: s.Usage) -> list[Finding]:
     if record.input_tokens or record.output_tokens:
         return _NONE
-    return [Finding("THN056", (), "usage with 0 input and 0 output tokens: the writer never writes an empty "
-                                  "increment")]
+    return [Finding("THN056", (), Mark.VALUE,
+                    "usage with 0 input and 0 output tokens: the writer never writes an empty increment")]
 
 
 def _request_accounting(record: s.RequestAccounting) -> list[Finding]:
     if record.accounting.turn_id == record.turn_id:
         return _NONE
-    return [Finding("THN057", ("accounting", "turn_id"),
+    return [Finding("THN057", ("accounting", "turn_id"), Mark.VALUE,
                     f"accounting.turn_id {record.accounting.turn_id!r} differs from the record's turn_id "
                     f"{record.turn_id!r}: both come from the same turn")]
 
 
 def _permission_request(record: s.AcpPermissionRequest) -> list[Finding]:
-    return [Finding("THN060", ("options", index, "kind"),
+    return [Finding("THN060", ("options", index, "kind"), Mark.VALUE,
                     f"option kind {option.kind!r} is not allow once, allow always, reject once, reject always or "
                     "unknown (or the underscore forms): it is only a display label, shown as written")
             for index, option in enumerate(record.options) if option.kind not in OPTION_KINDS]

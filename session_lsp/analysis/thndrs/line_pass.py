@@ -16,7 +16,6 @@ counts them as lost when it judges a seq gap); other unreadable lines have none.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -24,9 +23,10 @@ import msgspec
 from .. import jsonscan, validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue
-from ..jsonscan import Path
+from ..jsonscan import Path, dotted
 from ..lines import LineKind, bracket_end, decode, first_past, too_deep
-from ..results import LineResult, line_result
+from ..results import LineResult, Mark, line_result
+from ..text import content_span
 from ..validate import IssueKind, SchemaIssue
 from . import duplicates, titles
 from . import schema as s
@@ -49,14 +49,6 @@ _CODES = {
 }
 
 
-@lru_cache(maxsize=4096)
-def dotted(path: Path) -> str:
-    out = ""
-    for item in path:
-        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else item)
-    return out
-
-
 class _Locator:
     """Columns for paths on one line, scanning it at most once and only when asked."""
 
@@ -77,18 +69,12 @@ class _Locator:
         root = self.root
         if root is not None:
             return root.start, root.end
-        stripped = self.text.strip()
-        start = self.text.find(stripped) if stripped else 0
-        return start, start + len(stripped)
+        return content_span(self.text)
 
     def span(self, path: Path, key: bool = False) -> tuple[int, int]:
         if not path:
             return self.whole()
-        root = self.root
-        found = (jsonscan.key_span(self.text, path, root) if key
-                 else jsonscan.value_span(self.text, path, root))
-        if found is None and len(path) > 1:
-            found = jsonscan.value_span(self.text, path[:-1], root)
+        found = jsonscan.path_span(self.text, path, key, self.root)
         return found if found is not None else self.whole()
 
     def number(self, path: Path, value: int) -> tuple[int, int]:
@@ -145,8 +131,8 @@ def _read(text: str, record: Any, canonical: bool, state: LineState, locator: _L
             locator = _Locator(text, canonical)
         found = list(issues)
         for finding in findings:
-            start, end = locator.span(finding.path, finding.key)
-            found.append(LineIssue(finding.code, start, end, finding.message))
+            start, end = locator.span(finding.path, finding.mark is Mark.KEY)
+            found.append(LineIssue(finding.code, start, end, finding.message, finding.severity))
         for path, value in big:
             start, end = locator.number(path, value)
             found.append(LineIssue("THN062", start, end, _large_message(path, value)))

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..text import ellipsized
+
 WORDS = 48
 """Characters of free text shown after the type."""
 
@@ -16,7 +18,7 @@ def words(text: Any) -> str:
     head = text[: WORDS + 1]
     if not head.isprintable() or "  " in head:
         head = " ".join(text[: WORDS * 4].split())[: WORDS + 1]
-    return head if len(head) <= WORDS else head[: WORDS - 1].rstrip() + "…"
+    return ellipsized(head, WORDS)
 
 
 def _field(obj: Any, name: str) -> Any:
