@@ -11,8 +11,8 @@ from pathlib import Path
 
 import session_lsp.analysis
 from session_lsp.analysis import Document, Options, analyze, elyra, thndrs
+from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.elyra.tree import layout
-from session_lsp.analysis.features.views import elyra_view
 from session_lsp.analysis.text import LastSeen, Vocabulary
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"
@@ -54,15 +54,15 @@ def test_thndrs_documents_keep_their_own_last_turn_and_call_ids() -> None:
 
 def test_the_layout_lives_on_its_model_and_a_relinked_model_builds_its_own() -> None:
     document = analyze(ELYRA, Options())
-    model = elyra_view(document)
-    assert model is not None and model.views == {}
+    model = document.linked.model
+    assert isinstance(model, ElyraModel) and model.views == {}
     built = layout(model)
     assert layout(model) is built and model.views == {"layout": built}
     line = 9
     col = document.lines[line].index('"parentId":"') + len('"parentId":"')
     document.edit(line, col, line, col + 8, "aaaa0001")  # the last entry moves under the root
-    moved = elyra_view(document)
-    assert moved is not None and moved is not model and moved.views == {}
+    moved = document.linked.model
+    assert isinstance(moved, ElyraModel) and moved is not model and moved.views == {}
     assert layout(moved) is not built and layout(moved) != built
 
 

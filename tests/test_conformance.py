@@ -14,7 +14,7 @@ from conformance.known import KNOWN, explained
 from session_lsp.analysis import Options
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.context import build_context
-from session_lsp.analysis.features.views import elyra_view
+from session_lsp.analysis.elyra.model import ElyraModel
 
 
 @cache
@@ -80,8 +80,8 @@ def test_the_context_carries_the_text_pi_sends_on_pi_1x_files(release: str) -> N
     for path, real in zip(files, suite.run_oracle(release, files), strict=True):
         sent = json.loads(real["sent_json"])
         document = analyze_bytes(path.read_bytes(), Options(path=str(path), pi_version=release))
-        model = elyra_view(document)
-        assert model is not None
+        model = document.linked.model
+        assert isinstance(model, ElyraModel)
         ours = build_context(document.lines, model, None, release)
         assert [message.role for message in ours] == [message["role"] for message in sent], path.name
         for mine, theirs in zip(ours, sent, strict=True):

@@ -128,6 +128,15 @@ def test_rename_refuses_empty_and_taken_ids() -> None:
     assert isinstance(rename(doc, 1, span_of(doc, 1, '"user"').start + 1, "x"), RenameError)
 
 
+def test_a_rename_off_a_renamable_value_names_what_the_format_renames() -> None:
+    elyra = load("elyra-branched.jsonl")
+    off = rename(elyra, 1, span_of(elyra, 1, '"user"').start + 1, "x")
+    assert off == RenameError("only an Elyra entry id (or a parentId, targetId, fromId or firstKeptEntryId naming "
+                              "one) or a tool call id (or a toolCallId naming one) can be renamed here")
+    assert isinstance(off, RenameError) and all(field in off.message for field in elyra.face.renamed_with_id)
+    assert rename(load("thndrs-session.jsonl"), 1, 90, "x") == RenameError("nothing can be renamed in this file")
+
+
 def test_rename_escapes_the_new_id() -> None:
     doc = load("elyra-branched.jsonl")
     edits = rename(doc, 9, span_of(doc, 9, '"cccc0003"').start + 1, 'a"b')

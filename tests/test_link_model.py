@@ -1,5 +1,6 @@
-"""Every format's link model is a `results.LinkModel`: the features read models through the protocol alone, so a
-model that lacks a member, or names its parameters otherwise, breaks them. Checked on real case files."""
+"""Every format's link model is a `results.LinkModel`: the features read a model's links through the protocol alone,
+so a model that lacks a member, or names its parameters otherwise, breaks them; its structure they ask of the face
+(`formats.Format`), which reads its own model and ignores any other. Checked on real case files."""
 
 from __future__ import annotations
 
@@ -7,17 +8,19 @@ import inspect
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.formats import FORMATS, format_for
 from session_lsp.analysis.results import LinkModel, Reference
 from session_lsp.analysis.structure import Budget, Hint, Lens, OutlineNode, RenameTarget, Renumbering
 from session_lsp.analysis.thndrs.model import ThndrsModel
 
 CASES = Path(__file__).parent / "cases"
-FORMATS = [("elyra/ELY047-branched.jsonl", ElyraModel), ("elyra/valid-v1.jsonl", ElyraModel),
-           ("thndrs/clean-full-session.jsonl", ThndrsModel)]
+MODELS = [("elyra/ELY047-branched.jsonl", ElyraModel), ("elyra/valid-v1.jsonl", ElyraModel),
+          ("thndrs/clean-full-session.jsonl", ThndrsModel)]
 MEMBERS = [name for name in vars(LinkModel) if not name.startswith("_")]
 
 
@@ -26,11 +29,10 @@ def _parameters(function: Callable[..., object]) -> list[str]:
 
 
 def test_the_protocol_has_the_members_the_features_read() -> None:
-    assert MEMBERS == ["references_from", "references_to", "identity", "outline", "folds", "lenses", "hints",
-                       "card_rows", "call_card", "rename_target", "rename_refusal", "reid", "renumbering"]
+    assert MEMBERS == ["references_from", "references_to", "identity"]
 
 
-@pytest.mark.parametrize(("case", "model_type"), FORMATS)
+@pytest.mark.parametrize(("case", "model_type"), MODELS)
 def test_each_format_model_satisfies_the_protocol(case: str, model_type: type) -> None:
     model = analyze((CASES / case).read_text(encoding="utf-8"), Options()).linked.model
     assert type(model) is model_type
@@ -40,30 +42,47 @@ def test_each_format_model_satisfies_the_protocol(case: str, model_type: type) -
         assert _parameters(getattr(model_type, name)) == _parameters(getattr(LinkModel, name)), name
 
 
-@pytest.mark.parametrize(("case", "model_type"), FORMATS)
-def test_each_format_model_answers_in_the_neutral_shapes(case: str, model_type: type) -> None:
+@pytest.mark.parametrize(("case", "model_type"), MODELS)
+def test_each_format_answers_in_the_neutral_shapes(case: str, model_type: type) -> None:
     document = analyze((CASES / case).read_text(encoding="utf-8"), Options())
-    model = document.linked.model
-    assert model is not None
+    model, face = document.linked.model, document.face
+    assert model is not None and face is format_for(document.format.kind)
     size = len(document.lines)
     for line in range(size):
         assert all(type(r) is Reference and r.line == line for r in model.references_from(line))
         assert all(type(r) is Reference and r.target == line for r in model.references_to(line))
-        assert all(type(row) is str for row in model.card_rows(line, {}))
-        found = model.rename_target(line, ("id",), "x")
+        assert all(type(row) is str for row in face.card_rows(model, line, {}))
+        found = face.rename_target(model, line, ("id",), "x")
         assert found is None or (type(found) is RenameTarget and found.places[0][0] == line)
     budget = Budget(10_000)
-    outline = model.outline(document.results, budget)
+    outline = face.outline(model, document.results, budget)
     stack = list(outline.nodes)
     assert stack and budget.cut == 0
     while stack:
         node = stack.pop()
         assert type(node) is OutlineNode and 0 <= node.first <= node.line <= node.last < size
         stack.extend(node.children)
-    assert all(0 <= first < last < size for first, last in model.folds(document.results))
-    assert all(type(lens) is Lens and 0 <= lens.line < size for lens in model.lenses())
-    assert all(type(hint) is Hint and 0 <= hint.line < size for hint in model.hints(0, size - 1))
-    assert type(model.renumbering()) is Renumbering
+    assert all(0 <= first < last < size for first, last in face.folds(model, document.results))
+    assert all(type(lens) is Lens and 0 <= lens.line < size for lens in face.lenses(model))
+    assert all(type(hint) is Hint and 0 <= hint.line < size for hint in face.hints(model, 0, size - 1))
+    assert type(face.renumbering(model)) is Renumbering
+
+
+@pytest.mark.parametrize(("case", "model_type"), MODELS)
+def test_a_face_answers_nothing_for_another_format_s_model(case: str, model_type: type) -> None:
+    document = analyze((CASES / case).read_text(encoding="utf-8"), Options())
+    model = document.linked.model
+    size = len(document.lines)
+    for kind, face in FORMATS.items():
+        if kind is document.format.kind:
+            continue
+        assert face.outline(model, document.results, Budget(10_000)).nodes == []
+        assert face.folds(model, document.results) == face.lenses(model) == face.hints(model, 0, size - 1) == []
+        assert all(face.card_rows(model, line, {}) == [] for line in range(size))
+        assert face.renumbering(model) == Renumbering(0, ())
+        tree = msgspec.json.decode(b"".join(face.tree(document.format, document.results, model)))
+        context = face.context(document.format, document.lines, document.results, model, size - 1, Options())
+        assert tree["nodes"] == [] and msgspec.json.decode(msgspec.json.encode(context))["messages"] == []
 
 
 def test_a_file_that_is_not_a_session_has_no_model() -> None:

@@ -11,12 +11,16 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+import msgspec
+
 from . import elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_object
 from .diagnostics import LineIssue
 from .editing import LineTemplate
 from .jsonscan import Path
+from .payload_types import Buffer
 from .results import LineResult, Linked, Options
+from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
 LinePass = Callable[[str, FormatInfo, Any], LineResult]
 """A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
@@ -57,6 +61,11 @@ class Format(Protocol):
     @property
     def renamed_with_id(self) -> tuple[str, ...]:
         """Fields naming another line by its id as is: renaming the id changes them too."""
+        ...
+
+    @property
+    def rename_scope(self) -> str:
+        """What a rename can change, for the answer to one asked elsewhere ("": nothing in such a file)."""
         ...
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
@@ -138,6 +147,63 @@ class Format(Protocol):
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
         """Every line the agent could append at `line`, with what the lines above fix."""
+        ...
+
+    # The file's structure, from its link model, in the neutral shapes of `structure`; a format without some
+    # structure answers with nothing (an empty list, None).
+
+    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
+        """The document outline, as far as `budget` lets it go (each node shown takes one; what is left out is
+        added to `budget.cut`, counted in the outline's noun)."""
+        ...
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        """(first, last line) of each stretch of lines that folds as one."""
+        ...
+
+    def lenses(self, model: object) -> list[Lens]:
+        """The code lenses, in the order they are shown."""
+        ...
+
+    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+        """The inlay hints on lines `first`..`last` (inclusive, both in the file); costs O(lines in the range)."""
+        ...
+
+    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
+        """The markdown rows of the card that describes this line (`record`: its decoded object, {} if none)."""
+        ...
+
+    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        """(heading, rows) of the card of the call named `call_id` that this line makes, or None."""
+        ...
+
+    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        """What a rename with the cursor at `path` on `line` (where the string `value` is written) changes."""
+        ...
+
+    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
+        """Why `new_name` cannot replace the target's value, or None. Not asked for a non-empty name equal to the
+        value (that rename changes nothing)."""
+        ...
+
+    def reid(self, model: object, line: int) -> RenameTarget | None:
+        """For the later of two lines declaring one value (a duplicate id): its declaration, then the places after
+        it (up to the next line declaring the value) that name the value: they meant this line, so they follow it
+        to a fresh value. None when the line declares nothing that can be given one."""
+        ...
+
+    def renumbering(self, model: object) -> Renumbering:
+        """The record numbers in line order as the agent writes them, and where the file differs."""
+        ...
+
+    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
+        """The JSON of `sessionLsp/tree` (the whole conversation structure), in parts: a million-entry session's
+        nodes are never all held at once."""
+        ...
+
+    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
+                line: int, options: Options) -> msgspec.Struct:
+        """The payload of `sessionLsp/context`: what the agent would send from `line`."""
         ...
 
 

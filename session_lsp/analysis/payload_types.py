@@ -1,5 +1,5 @@
 """The JSON of our own requests (`sessionLsp/tree`, `sessionLsp/context`, `sessionLsp/analyzeFile`) as msgspec
-Structs: the one definition `features/payloads.py` builds, the server encodes and
+Structs: the one definition the formats' `payloads.py` build (through `Format.tree`/`context`), the server encodes and
 vscode-extension/src/protocol.ts is generated from (`python tools/gen_protocol_ts.py`; tests/test_protocol_ts.py
 fails when the two differ). Lines are 0-based. Every field is always sent, null included: a key is absent only
 where one variant of a union has no such field (an Elyra node has no `kind`, a thndrs turn no `children`).

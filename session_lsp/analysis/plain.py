@@ -8,12 +8,16 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from .detect import FormatInfo, Kind
 from .diagnostics import LineIssue
 from .editing import LineTemplate
 from .jsonscan import Path
 from .lines import LineKind, is_blank
+from .payload_types import Buffer, OtherTree, TurnContext
 from .results import Anchor, LineResult, Linked, LinkIssue, Options
+from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
 NOT_A_SESSION = ("not a recognised Elyra (pi) or thndrs session file: nothing is checked (Elyra files start with a "
                  "{\"type\":\"session\"} header, thndrs files with a session_meta record)")
@@ -32,6 +36,7 @@ class PlainFormat:
     """A file that is not a session is left alone, whatever its bytes (its one notice is SLS001)."""
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
+    rename_scope = ""
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         return None
@@ -96,6 +101,46 @@ class PlainFormat:
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
         return []
+
+    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
+        return Outline([], "lines")
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return []
+
+    def lenses(self, model: object) -> list[Lens]:
+        return []
+
+    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+        return []
+
+    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
+        return []
+
+    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        return None
+
+    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        return None
+
+    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
+        return None
+
+    def reid(self, model: object, line: int) -> RenameTarget | None:
+        return None
+
+    def renumbering(self, model: object) -> Renumbering:
+        return Renumbering(0, ())
+
+    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
+        """The file's format and nothing else; also the session formats' answer when they have no model."""
+        return [msgspec.json.encode(OtherTree(info.kind.value, info.version, info.label, 0, ()))]
+
+    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
+                line: int, options: Options) -> msgspec.Struct:
+        """No turn: the empty context (in the shape thndrs answers with); also the session formats' answer when
+        they have no model."""
+        return TurnContext(info.kind.value, info.version, info.label, None, [])
 
 
 FORMAT = PlainFormat()

@@ -15,7 +15,7 @@ is still right and is reused (early cutoff): typing inside a message's text neve
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import msgspec
@@ -23,7 +23,6 @@ import msgspec
 from .diagnostics import LineIssue, Severity
 from .jsonscan import Path
 from .lines import LineKind
-from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
 
 class Mark(enum.Enum):
@@ -158,10 +157,10 @@ class Reference(msgspec.Struct, frozen=True):
 
 @runtime_checkable
 class LinkModel(Protocol):
-    """What every format's link model offers the features: the links written in the file (hover, definition,
-    references, rename) and its structure in the neutral shapes of `structure` (outline, folding, lenses, hints,
-    cards, fixes). A feature reads a model through this alone, so a new format brings its model and no feature
-    changes; a format without some structure answers with nothing (an empty list, None)."""
+    """What every format's link model offers the features itself: the links written in the file (hover,
+    definition, references, rename). Its structure (outline, folding, lenses, hints, cards, fixes, the custom
+    requests' payloads) is the format's to tell: the features ask the face (`formats.Format`), which reads its own
+    model, so a new format brings its model and face and no feature changes."""
 
     def references_from(self, line: int) -> Sequence[Reference]:
         """The links written on this line."""
@@ -174,48 +173,4 @@ class LinkModel(Protocol):
     def identity(self, line: int) -> tuple[Path, str] | None:
         """The path and value of the field that other lines use to name this line's entry (Elyra: ("id",) and
         the id; thndrs: ("turn_id",) for a turn's user record, ("call_id",) for tool_started, ...), or None."""
-        ...
-
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
-        """The document outline, as far as `budget` lets it go (each node shown takes one; what is left out is
-        added to `budget.cut`, counted in the outline's noun)."""
-        ...
-
-    def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        """(first, last line) of each stretch of lines that folds as one."""
-        ...
-
-    def lenses(self) -> list[Lens]:
-        """The code lenses, in the order they are shown."""
-        ...
-
-    def hints(self, first: int, last: int) -> list[Hint]:
-        """The inlay hints on lines `first`..`last` (inclusive, both in the file); costs O(lines in the range)."""
-        ...
-
-    def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
-        """The markdown rows of the card that describes this line (`record`: its decoded object, {} if none)."""
-        ...
-
-    def call_card(self, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        """(heading, rows) of the card of the call named `call_id` that this line makes, or None."""
-        ...
-
-    def rename_target(self, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        """What a rename with the cursor at `path` on `line` (where the string `value` is written) changes."""
-        ...
-
-    def rename_refusal(self, target: RenameTarget, new_name: str) -> str | None:
-        """Why `new_name` cannot replace the target's value, or None. Not asked for a non-empty name equal to the
-        value (that rename changes nothing)."""
-        ...
-
-    def reid(self, line: int) -> RenameTarget | None:
-        """For the later of two lines declaring one value (a duplicate id): its declaration, then the places after
-        it (up to the next line declaring the value) that name the value: they meant this line, so they follow it
-        to a fresh value. None when the line declares nothing that can be given one."""
-        ...
-
-    def renumbering(self) -> Renumbering:
-        """The record numbers in line order as the agent writes them, and where the file differs."""
         ...

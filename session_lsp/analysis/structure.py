@@ -1,6 +1,6 @@
-"""The format-neutral shapes a link model builds for the structural features (outline, folding, lenses, hints,
-rename, renumbering), so that a feature reads every format's model through `results.LinkModel` alone. Lines are
-0-based; columns are left to the features, which hold the text."""
+"""The format-neutral shapes a format's face builds from its link model for the structural features (outline,
+folding, lenses, hints, rename, renumbering), so that a feature reads every format alike, through `formats.Format`.
+Lines are 0-based; columns are left to the features, which hold the text."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ import msgspec
 from session_lsp.analysis import Options, Severity
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.context import build_context
-from session_lsp.analysis.features.views import elyra_view
+from session_lsp.analysis.elyra.model import ElyraModel
 
 from . import mutants
 from .mutants import ROOT, Mutant
@@ -95,8 +95,8 @@ class Prediction(msgspec.Struct):
 def predict(data: bytes, name: str, release: str) -> Prediction:
     """session-lsp's core, in-process: diagnostics, active path and model context for the release."""
     document = analyze_bytes(data, Options(path=name, pi_version=release))
-    model = elyra_view(document)
-    if model is None:
+    model = document.linked.model
+    if not isinstance(model, ElyraModel):
         return Prediction(document.diagnostics(), 0, [])
     context = build_context(document.lines, model, None, release)
     sent = [m.role + ("*" if m.note.startswith("synthetic result") else "") for m in context]

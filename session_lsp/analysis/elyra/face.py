@@ -9,15 +9,21 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+import msgspec
+
+from .. import plain
 from ..detect import FormatInfo, Kind, pi_version
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
 from ..jsonscan import Path
+from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from . import editing
+from ..structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
+from . import cards, editing, lenses, outline, payloads, rename
 from .bom import bom_issue
 from .line_pass import LineState, analyze_line, line_title
 from .link_pass import id_in_file_name, link, relink
+from .model import ElyraModel
 from .releases import RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, Line
 
@@ -56,6 +62,8 @@ class ElyraFormat:
         "fullOutputPath": "the file holding the command's full output",
     }
     renamed_with_id = editing.RENAMED_WITH_ID
+    rename_scope = (f"an Elyra entry id (or a {', '.join(editing.RENAMED_WITH_ID[:-1])} or "
+                    f"{editing.RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """A `session` header, or (a file whose header is missing) an entry with its tree links or its message."""
@@ -139,6 +147,48 @@ class ElyraFormat:
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
         return editing.new_lines(results, model, line, now, options)
+
+    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
+        return outline.outline(model, results, budget) if isinstance(model, ElyraModel) else Outline([], "entries")
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return outline.folds(model) if isinstance(model, ElyraModel) else []
+
+    def lenses(self, model: object) -> list[Lens]:
+        return lenses.lenses(model) if isinstance(model, ElyraModel) else []
+
+    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+        return lenses.hints(model, first, last) if isinstance(model, ElyraModel) else []
+
+    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
+        return cards.card_rows(model, line, record) if isinstance(model, ElyraModel) else []
+
+    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        return cards.call_card(model, line, call_id) if isinstance(model, ElyraModel) else None
+
+    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        return rename.rename_target(model, line, path, value) if isinstance(model, ElyraModel) else None
+
+    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
+        return rename.rename_refusal(model, target, new_name) if isinstance(model, ElyraModel) else None
+
+    def reid(self, model: object, line: int) -> RenameTarget | None:
+        return rename.reid(model, line) if isinstance(model, ElyraModel) else None
+
+    def renumbering(self, model: object) -> Renumbering:
+        """Entries are not numbered."""
+        return Renumbering(0, ())
+
+    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
+        if not isinstance(model, ElyraModel):
+            return plain.FORMAT.tree(info, results, model)
+        return payloads.tree(info, results, model)
+
+    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
+                line: int, options: Options) -> msgspec.Struct:
+        if not isinstance(model, ElyraModel):
+            return plain.FORMAT.context(info, lines, results, model, line, options)
+        return payloads.context(info, lines, model, line, options.pi_version)
 
 
 FORMAT = ElyraFormat()

@@ -27,7 +27,6 @@ import msgspec
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import LineResult, Reference
-from ..structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
 
 NONE = -1
@@ -1002,9 +1001,6 @@ class ElyraModel:
         entry_id = self.entry_id(line)
         return (("id",), entry_id) if entry_id is not None else None
 
-    # -- LinkModel: structure for the features, built by tree, outline, lenses, cards and rename (imported when
-    # called, since they import this module) ------------------------------------------------------------------
-
     def label(self, line: int) -> str | None:
         """The label pi shows on this entry (the latest label entry naming its id), if any."""
         entry_id = self.entry_id(line)
@@ -1012,55 +1008,6 @@ class ElyraModel:
             return None
         found = self.labels.get(entry_id)
         return found[0] if found is not None and self.by_id.get(entry_id) == line else None
-
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
-        from .outline import outline
-
-        return outline(self, results, budget)
-
-    def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        from .outline import folds
-
-        return folds(self)
-
-    def lenses(self) -> list[Lens]:
-        from .lenses import lenses
-
-        return lenses(self)
-
-    def hints(self, first: int, last: int) -> list[Hint]:
-        from .lenses import hints
-
-        return hints(self, first, last)
-
-    def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
-        from .cards import card_rows
-
-        return card_rows(self, line, record)
-
-    def call_card(self, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        from .cards import call_card
-
-        return call_card(self, line, call_id)
-
-    def rename_target(self, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        from .rename import rename_target
-
-        return rename_target(self, line, path, value)
-
-    def rename_refusal(self, target: RenameTarget, new_name: str) -> str | None:
-        from .rename import rename_refusal
-
-        return rename_refusal(self, target, new_name)
-
-    def reid(self, line: int) -> RenameTarget | None:
-        from .rename import reid
-
-        return reid(self, line)
-
-    def renumbering(self) -> Renumbering:
-        """Entries are not numbered."""
-        return Renumbering(0, ())
 
 
 def _sibling_order(group: list[int], facts: Sequence[Any]) -> list[int]:

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from ..jsonscan import Path
 from ..structure import RenameTarget
+from .editing import RENAMED_WITH_ID
 from .facts import EntryFacts
 from .model import ElyraModel
 
-ID_FIELDS = ("parentId", "targetId", "fromId", "firstKeptEntryId")
-"""The fields that name an entry by its id (a rename of the id changes them)."""
 _ID_FACTS = (("parent_id", ("parentId",)), ("target_id", ("targetId",)), ("from_id", ("fromId",)),
              ("first_kept_id", ("firstKeptEntryId",)))
 ENTRY, CALL = "entry", "tool call"
 
 
 def _entry(model: ElyraModel, line: int, value: str) -> RenameTarget:
-    naming = tuple((r.line, r.path) for r in model.references_to(line) if r.value == value and r.field in ID_FIELDS)
+    naming = tuple((r.line, r.path) for r in model.references_to(line)
+                   if r.value == value and r.field in RENAMED_WITH_ID)
     return RenameTarget(ENTRY, value, ((line, ("id",)), *naming))
 
 
@@ -32,7 +32,7 @@ def rename_target(model: ElyraModel, line: int, path: Path, value: str | None) -
         if reference.field == "toolCallId":
             call = model.tool_call(line)
             return _call(model, *call, reference.value) if call is not None else None
-        if reference.field in ID_FIELDS and reference.target is not None:
+        if reference.field in RENAMED_WITH_ID and reference.target is not None:
             return _entry(model, reference.target, reference.value)
         return None
     if not value:

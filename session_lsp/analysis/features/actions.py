@@ -55,14 +55,14 @@ def _reparent(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
 def _reid(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
     """The later of two entries with one id gets a fresh id (one a rename would take), and the lines the model says
     meant this entry by it are pointed at it."""
-    model = doc.linked.model
+    model, face = doc.linked.model, doc.face
     line = diagnostic.span.line
-    target = model.reid(line) if model is not None else None
+    target = face.reid(model, line) if model is not None else None
     if model is None or target is None:
         return None
     data = diagnostic.data or {}
     new = data.get("new_id") or fresh_id(f"{target.value}/{line}",
-                                         lambda candidate: model.rename_refusal(target, candidate) is not None)
+                                         lambda candidate: face.rename_refusal(model, target, candidate) is not None)
     (number, path), *later = target.places
     edit = replace_value(doc.lines, number, path, _json(new))
     if edit is None:
@@ -90,7 +90,7 @@ def _renumber(doc: Document, codes: tuple[str, ...]) -> CodeAction | None:
     model = doc.linked.model
     if model is None:
         return None
-    numbering = model.renumbering()
+    numbering = doc.face.renumbering(model)
     edits: list[TextEdit] = []
     for number, path, value in numbering.changes:
         found = jsonscan.value_span(doc.lines[number], path)

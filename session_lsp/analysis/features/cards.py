@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import jsonscan
+from .. import excerpt, jsonscan
 from ..document import Document
 from ..jsonscan import Path
-from . import excerpt
 
 
 def levels_of(doc: Document, line: int, path: Path) -> list[dict[str, Any]]:
@@ -28,7 +27,7 @@ def card(doc: Document, line: int, incoming: bool = False) -> str:
         return ""
     obj = excerpt.record(doc.lines[line]) or {}
     model = doc.linked.model
-    rows = model.card_rows(line, obj) if model is not None else []
+    rows = doc.face.card_rows(model, line, obj)
     if incoming:
         count = len(model.references_to(line)) if model is not None else 0
         rows.append(f"referenced by {count} line{'s' if count != 1 else ''}")
@@ -49,8 +48,7 @@ def _heading(doc: Document, line: int, obj: dict[str, Any]) -> str:
 def tool_call_card(doc: Document, line: int, call_id: str) -> str:
     """The card of the call with this id that the line makes (an Elyra toolCall block, with the results that
     answer it); "" when the line has no such call."""
-    model = doc.linked.model
-    found = model.call_card(line, call_id) if model is not None else None
+    found = doc.face.call_card(doc.linked.model, line, call_id)
     if found is None:
         return ""
     heading, rows = found

@@ -8,5 +8,4 @@ from .types import FoldingRange
 
 
 def folding_ranges(doc: Document) -> list[FoldingRange]:
-    model = doc.linked.model
-    return [FoldingRange(first, last) for first, last in model.folds(doc.results)] if model is not None else []
+    return [FoldingRange(first, last) for first, last in doc.face.folds(doc.linked.model, doc.results)]

@@ -11,14 +11,10 @@ import msgspec
 
 from .. import jsonscan
 from ..anchors import line_span
-from ..detect import Kind
 from ..diagnostics import Span
 from ..document import Document
 from .cursor import Cursor, cursor_at, is_identity, reference_at
 from .types import Location, PrepareRename, RenameError, TextEdit
-
-FILE_FIELDS = ("parentSession", "branchedFrom", "fullOutputPath")
-"""Elyra fields that hold a path to another file."""
 
 
 def _value_span(doc: Document, line: int, path: jsonscan.Path) -> Span:
@@ -67,7 +63,7 @@ def definition(doc: Document, line: int, col: int, exists: Callable[[str], bool]
     cursor = cursor_at(doc, line, col)
     if cursor is None or doc.linked.model is None:
         return []
-    if doc.format.kind is Kind.ELYRA and cursor.field in FILE_FIELDS and cursor.value:
+    if cursor.field in doc.face.file_fields and cursor.value:
         check = exists or doc.options.exists
         if check is None or check(cursor.value):
             return [Location(Span(0, 0, 0, 0), cursor.value)]
@@ -112,7 +108,7 @@ def prepare_rename(doc: Document, line: int, col: int) -> PrepareRename | None:
     model = doc.linked.model
     if cursor is None or cursor.value_span is None or model is None:
         return None
-    target = model.rename_target(cursor.line, cursor.path, cursor.value)
+    target = doc.face.rename_target(model, cursor.line, cursor.path, cursor.value)
     return PrepareRename(_inner(cursor.value_span), target.value) if target is not None else None
 
 
@@ -121,13 +117,13 @@ def rename(doc: Document, line: int, col: int, new_name: str) -> list[TextEdit] 
         return RenameError("the new id has a lone surrogate (half of a UTF-16 pair), which a UTF-8 file cannot hold")
     cursor = cursor_at(doc, line, col)
     model = doc.linked.model
-    target = None if cursor is None or model is None else model.rename_target(cursor.line, cursor.path, cursor.value)
+    target = None if cursor is None else doc.face.rename_target(model, cursor.line, cursor.path, cursor.value)
     if model is None or target is None:
-        return RenameError("only an Elyra entry id (or a parentId, targetId, fromId or firstKeptEntryId naming "
-                           "one) or a tool call id (or a toolCallId naming one) can be renamed here")
+        scope = doc.face.rename_scope
+        return RenameError(f"only {scope} can be renamed here" if scope else "nothing can be renamed in this file")
     if new_name and new_name == target.value:
         return []
-    refusal = model.rename_refusal(target, new_name)
+    refusal = doc.face.rename_refusal(model, target, new_name)
     if refusal is not None:
         return RenameError(refusal)
     literal = msgspec.json.encode(new_name).decode()

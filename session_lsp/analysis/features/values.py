@@ -5,13 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..detect import Kind
 from ..document import Document
-from ..editing import HORIZON as HORIZON
-from ..formats import format_for
-
-ELYRA_REFERENCE_FIELDS = format_for(Kind.ELYRA).renamed_with_id
-"""What navigation's rename reads (until it asks `doc.face.renamed_with_id`)."""
 
 
 def elyra_parent_above(doc: Document, line: int) -> str | None:

@@ -8,15 +8,21 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
+from .. import plain
 from ..detect import FormatInfo, Kind
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
 from ..jsonscan import Path
+from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from . import editing
+from ..structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
+from . import editing, outline, payloads
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link, relink
+from .model import ThndrsModel
 from .schema import OTHER_BUILD_TYPES, RECORD_TYPES, Record
 
 DETECTED_TYPES: frozenset[str] = frozenset(RECORD_TYPES) | frozenset(OTHER_BUILD_TYPES)
@@ -47,6 +53,7 @@ class ThndrsFormat:
                             "loads no records at all")
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
+    rename_scope = ""
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """A record in thndrs's envelope (integer `schema_version` and `seq`, string `time`) and no `payload`
@@ -118,6 +125,48 @@ class ThndrsFormat:
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
         return editing.new_lines(results, model, line, now)
+
+    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
+        return outline.outline(model, results, budget) if isinstance(model, ThndrsModel) else Outline([], "records")
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return outline.folds(model, results) if isinstance(model, ThndrsModel) else []
+
+    def lenses(self, model: object) -> list[Lens]:
+        return outline.lenses(model) if isinstance(model, ThndrsModel) else []
+
+    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+        """A thndrs file's turns are shown by lenses only."""
+        return []
+
+    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
+        return outline.card_rows(model, record) if isinstance(model, ThndrsModel) else []
+
+    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        """A thndrs call is a record of its own, described by `card_rows`."""
+        return None
+
+    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        """No rename is offered in a thndrs file."""
+        return None
+
+    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
+        return None
+
+    def reid(self, model: object, line: int) -> RenameTarget | None:
+        return None
+
+    def renumbering(self, model: object) -> Renumbering:
+        return outline.renumbering(model) if isinstance(model, ThndrsModel) else Renumbering(0, ())
+
+    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
+        if not isinstance(model, ThndrsModel):
+            return plain.FORMAT.tree(info, results, model)
+        return payloads.tree(info, results, model)
+
+    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
+                line: int, options: Options) -> msgspec.Struct:
+        return payloads.context(info, lines, results, model if isinstance(model, ThndrsModel) else None, line)
 
 
 FORMAT = ThndrsFormat()

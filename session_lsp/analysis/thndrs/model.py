@@ -12,14 +12,12 @@ tracked by the garbage collector.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import msgspec
 
 from ..jsonscan import Path
-from ..results import LineResult, Reference
-from ..structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
+from ..results import Reference
 from . import schema as s
 from .facts import RecordFacts
 
@@ -359,55 +357,3 @@ class ThndrsModel:
         if facts.seq is not None:
             return ("seq",), str(facts.seq)
         return None
-
-    # -- LinkModel: structure for the features, built by `outline` (imported when called: it imports this module)
-
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
-        from .outline import outline
-
-        return outline(self, results, budget)
-
-    def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        from .outline import folds
-
-        return folds(self, results)
-
-    def lenses(self) -> list[Lens]:
-        from .outline import lenses
-
-        return lenses(self)
-
-    def hints(self, first: int, last: int) -> list[Hint]:
-        """A thndrs file's turns are shown by lenses only."""
-        return []
-
-    def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
-        from .outline import card_rows
-
-        return card_rows(self, record)
-
-    def call_card(self, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        """A thndrs call is a record of its own, described by `card_rows`."""
-        return None
-
-    def rename_target(self, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        """No rename is offered in a thndrs file."""
-        return None
-
-    def rename_refusal(self, target: RenameTarget, new_name: str) -> str | None:
-        return None
-
-    def reid(self, line: int) -> RenameTarget | None:
-        return None
-
-    def renumbering(self) -> Renumbering:
-        """seq 0, 1, 2, ... over the records in line order, as thndrs' writer numbers them."""
-        count = 0
-        changes: list[tuple[int, Path, int]] = []
-        for number, facts in enumerate(self.facts):
-            if facts is None:
-                continue
-            if facts.seq is not None and facts.seq != count:
-                changes.append((number, ("seq",), count))
-            count += 1
-        return Renumbering(count, tuple(changes))

@@ -1,13 +1,15 @@
 """What an editor shows of a thndrs file's turns: the outline (one symbol per turn holding its records), the folds
-(each turn's consecutive lines), the lenses (per turn: its records and whether it is settled) and the card rows."""
+(each turn's consecutive lines), the lenses (per turn: its records and whether it is settled), the card rows, and
+the seq numbers its writer would give the records."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..jsonscan import Path
 from ..results import LineResult
-from ..structure import Budget, Lens, Outline, OutlineNode
+from ..structure import Budget, Lens, Outline, OutlineNode, Renumbering
 from .model import ThndrsModel
 from .turns import Group, groups, segments
 
@@ -84,3 +86,16 @@ def card_rows(model: ThndrsModel, record: Mapping[str, Any]) -> list[str]:
         settled = "settled" if turn.closing is not None else "not settled (no closing record)"
         rows.append(f"turn has {len(turn.lines)} record{'s' if len(turn.lines) != 1 else ''}, {settled}")
     return rows
+
+
+def renumbering(model: ThndrsModel) -> Renumbering:
+    """seq 0, 1, 2, ... over the records in line order, as thndrs' writer numbers them."""
+    count = 0
+    changes: list[tuple[int, Path, int]] = []
+    for number, facts in enumerate(model.facts):
+        if facts is None:
+            continue
+        if facts.seq is not None and facts.seq != count:
+            changes.append((number, ("seq",), count))
+        count += 1
+    return Renumbering(count, tuple(changes))

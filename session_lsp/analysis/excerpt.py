@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lines import LineKind, decode
+from .lines import LineKind, decode
 
 LIMIT = 160
 

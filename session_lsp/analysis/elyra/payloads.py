@@ -1,0 +1,49 @@
+"""Elyra's answers to the custom requests `sessionLsp/tree` (one node per entry, children by line, active branch
+first) and `sessionLsp/context` (the messages pi sends from a leaf), as the Structs of `payload_types`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from ..detect import FormatInfo
+from ..payload_types import Buffer, ElyraContext, ElyraMessage, ElyraNode, ElyraTree, around_last, array
+from ..results import LineResult
+from .context import build_context
+from .facts import EntryFacts
+from .model import NONE, ElyraModel
+
+
+def tree(info: FormatInfo, results: Sequence[LineResult], model: ElyraModel) -> list[Buffer]:
+    """Nodes are named by line number, since ids may be missing or repeated; they go out in parts (`array`)."""
+    before, after = around_last(ElyraTree(
+        info.kind.value, info.version, info.label, len(model.entry_lines), model.header_line,
+        model.leaf, list(model.active_path), list(model.roots), model.session_name, []))
+    return [before, *array(_nodes(results, model)), after]
+
+
+def _nodes(results: Sequence[LineResult], model: ElyraModel) -> Iterator[ElyraNode]:
+    active = model.active_path  # an O(1) membership test, where a set of a million lines would take 60 MB
+    labels = {model.by_id[target]: label for target, (label, _) in model.labels.items() if target in model.by_id}
+    facts_of, parent_of = model.line_facts, model.parent_of
+    first_child, next_sibling = model.first_child, model.next_sibling
+    for line in model.entry_lines:
+        facts: EntryFacts = facts_of[line]
+        children = []
+        child = first_child[line]
+        while child != NONE:
+            children.append(child)
+            child = next_sibling[child]
+        if len(children) > 1:
+            children.sort(key=lambda child: child not in active)
+        up = parent_of[line]
+        yield ElyraNode(facts.id, line, facts.type, facts.role, results[line].title, labels.get(line),
+                        None if up == NONE else up, children, line in active, line == model.leaf)
+
+
+def context(info: FormatInfo, lines: Sequence[str], model: ElyraModel, line: int,
+            pi_version: str | None) -> ElyraContext:
+    """From the entry on `line` as the leaf (the file's leaf when `line` is not an entry)."""
+    leaf = line if model.is_entry(line) else model.leaf
+    messages = build_context(lines, model, leaf, pi_version)
+    return ElyraContext(info.kind.value, info.version, info.label, leaf,
+                        [ElyraMessage(m.role, m.text, m.line, m.note) for m in messages])
