@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .lines import LineKind, decode
+from .text import ellipsized
 
 LIMIT = 160
 
@@ -25,7 +26,7 @@ def first_line(text: str, limit: int = LIMIT) -> str:
     for part in text.splitlines():
         part = part.strip()
         if part:
-            return part if len(part) <= limit else part[: limit - 1].rstrip() + "…"
+            return ellipsized(part, limit)
     return ""
 
 

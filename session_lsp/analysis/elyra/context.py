@@ -30,7 +30,7 @@ from typing import Any
 import msgspec
 
 from ..lines import decode, too_deep
-from .facts import FAILED_STOPS
+from .facts import EDITABLE_ROLES, FAILED_STOPS
 from .model import ElyraModel
 from .releases import release
 
@@ -40,8 +40,6 @@ COMPACTION_SUMMARY_SUFFIX = "\n</summary>"
 BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
 BRANCH_SUMMARY_SUFFIX = "</summary>"
 NO_RESULT = "No result provided"
-EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
-"""The roles whose content a `context_edit` replacement changes (pi's `projectContextEntry`)."""
 _BLOCK_ROLES = frozenset({"user", "assistant", "toolResult"})
 _MESSAGE_ENTRIES = frozenset({"message", "custom_message", "branch_summary"})
 _UNDEFINED: Any = msgspec.UNSET

@@ -15,6 +15,8 @@ from ..forwarding import Forwarded
 
 FAILED_STOPS = frozenset({"error", "aborted"})
 """The stop reasons of an assistant message that pi drops before sending the context (with its tool calls)."""
+EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
+"""The roles whose content a `context_edit` replacement changes (pi's `projectContextEntry`)."""
 
 
 class ToolCallFact(msgspec.Struct, frozen=True, gc=False):

@@ -21,7 +21,7 @@ from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from ..text import fresh_id
-from .facts import EntryFacts, HeaderFacts, NullFacts
+from .facts import EDITABLE_ROLES, EntryFacts, HeaderFacts, NullFacts
 from .model import NONE, ElyraModel, unpack_call
 from .releases import PiRelease
 from .releases import release as pi_release
@@ -97,7 +97,6 @@ _COMPACTED = ("(compacted away on the active path: pi no longer sends it; this m
               "above the compaction)")
 _SPEAKING_TYPES = frozenset({"custom_message", "branch_summary", "compaction"})
 """Entry types (besides messages) that put a message into pi's model context."""
-_EDITABLE_ROLES = frozenset({"user", "assistant", "toolResult", "custom"})
 
 
 class _Checker:
@@ -389,7 +388,7 @@ class _Checker:
         aimed = self.facts[target]
         kind = aimed.type if type(aimed) is EntryFacts else "session"
         speaks = kind in _SPEAKING_TYPES or (kind == "message" and aimed.role is not None)
-        editable = kind == "custom_message" or (kind == "message" and aimed.role in _EDITABLE_ROLES)
+        editable = kind == "custom_message" or (kind == "message" and aimed.role in EDITABLE_ROLES)
         if speaks and (found.omits or editable):
             return
         what = f"a `{aimed.role}` message" if kind == "message" else f"a `{kind}` entry"
