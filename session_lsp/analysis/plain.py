@@ -27,7 +27,42 @@ def _line(text: str, info: FormatInfo, state: object) -> LineResult:
     return LineResult(LineKind.BLANK if is_blank(text) else LineKind.OBJECT)
 
 
-class PlainFormat:
+class Quiet:
+    """The editor structure of a format that has none to offer: no outline, folds, lenses or hints, no cards, nothing
+    to rename or renumber. Plain files have none of it; a session format inherits it and answers what it has."""
+
+    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
+        return Outline([], "lines")
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return []
+
+    def lenses(self, model: object) -> list[Lens]:
+        return []
+
+    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+        return []
+
+    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
+        return []
+
+    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        return None
+
+    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        return None
+
+    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
+        return None
+
+    def reid(self, model: object, line: int) -> RenameTarget | None:
+        return None
+
+    def renumbering(self, model: object) -> Renumbering:
+        return Renumbering(0, ())
+
+
+class PlainFormat(Quiet):
     kind = Kind.UNKNOWN
     agent = ""
     schema_root: object = None
@@ -101,36 +136,6 @@ class PlainFormat:
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
         return []
-
-    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
-        return Outline([], "lines")
-
-    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        return []
-
-    def lenses(self, model: object) -> list[Lens]:
-        return []
-
-    def hints(self, model: object, first: int, last: int) -> list[Hint]:
-        return []
-
-    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        return []
-
-    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        return None
-
-    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        return None
-
-    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
-        return None
-
-    def reid(self, model: object, line: int) -> RenameTarget | None:
-        return None
-
-    def renumbering(self, model: object) -> Renumbering:
-        return Renumbering(0, ())
 
     def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
         """The file's format and nothing else; also the session formats' answer when they have no model."""

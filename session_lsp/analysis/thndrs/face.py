@@ -17,7 +17,7 @@ from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
+from ..structure import Budget, Lens, Outline, Renumbering
 from . import editing, outline, payloads
 from .facts import LineState
 from .line_pass import analyze_line
@@ -44,7 +44,10 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class ThndrsFormat:
+class ThndrsFormat(plain.Quiet):
+    """thndrs's face. From `plain.Quiet` it keeps what a thndrs file does not offer: hints (its turns are shown by
+    lenses), tool call cards (a call is a record of its own, described by `card_rows`) and renames."""
+
     kind = Kind.THNDRS
     agent = "thndrs"
     schema_root: object = Record
@@ -135,26 +138,8 @@ class ThndrsFormat:
     def lenses(self, model: object) -> list[Lens]:
         return outline.lenses(model) if isinstance(model, ThndrsModel) else []
 
-    def hints(self, model: object, first: int, last: int) -> list[Hint]:
-        """A thndrs file's turns are shown by lenses only."""
-        return []
-
     def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
         return outline.card_rows(model, record) if isinstance(model, ThndrsModel) else []
-
-    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        """A thndrs call is a record of its own, described by `card_rows`."""
-        return None
-
-    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        """No rename is offered in a thndrs file."""
-        return None
-
-    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
-        return None
-
-    def reid(self, model: object, line: int) -> RenameTarget | None:
-        return None
 
     def renumbering(self, model: object) -> Renumbering:
         return outline.renumbering(model) if isinstance(model, ThndrsModel) else Renumbering(0, ())
