@@ -29,7 +29,8 @@ def _line(text: str, info: FormatInfo, state: object) -> LineResult:
 
 class Quiet:
     """The editor structure of a format that has none to offer: no outline, folds, lenses or hints, no cards, nothing
-    to rename or renumber. Plain files have none of it; a session format inherits it and answers what it has."""
+    to rename or renumber, a tree and a context that name only the file's format. Plain files have none of it; a
+    session format inherits it and answers what it has (and this, when it has no model)."""
 
     def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
         return Outline([], "lines")
@@ -60,6 +61,16 @@ class Quiet:
 
     def renumbering(self, model: object) -> Renumbering:
         return Renumbering(0, ())
+
+    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
+        """The file's format and nothing else."""
+        return [msgspec.json.encode(OtherTree(info.kind.value, info.version, info.label, 0, ()))]
+
+    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
+                line: int, options: Options) -> msgspec.Struct:
+        """No turn: the empty context (in the shape thndrs answers with); also the session formats' answer when
+        they have no model."""
+        return TurnContext(info.kind.value, info.version, info.label, None, [])
 
 
 class PlainFormat(Quiet):
@@ -136,16 +147,6 @@ class PlainFormat(Quiet):
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
         return []
-
-    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
-        """The file's format and nothing else; also the session formats' answer when they have no model."""
-        return [msgspec.json.encode(OtherTree(info.kind.value, info.version, info.label, 0, ()))]
-
-    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
-                line: int, options: Options) -> msgspec.Struct:
-        """No turn: the empty context (in the shape thndrs answers with); also the session formats' answer when
-        they have no model."""
-        return TurnContext(info.kind.value, info.version, info.label, None, [])
 
 
 FORMAT = PlainFormat()

@@ -18,7 +18,7 @@ from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
+from ..structure import Budget, Hint, Lens, Outline, RenameTarget
 from . import cards, editing, lenses, outline, payloads, rename
 from .bom import bom_issue
 from .line_pass import LineState, analyze_line, line_title
@@ -47,7 +47,7 @@ _DANGLING: dict[str, tuple[str, str]] = {
 }
 
 
-class ElyraFormat:
+class ElyraFormat(plain.Quiet):
     kind = Kind.ELYRA
     agent = "pi"
     schema_root: object = Line
@@ -175,19 +175,15 @@ class ElyraFormat:
     def reid(self, model: object, line: int) -> RenameTarget | None:
         return rename.reid(model, line) if isinstance(model, ElyraModel) else None
 
-    def renumbering(self, model: object) -> Renumbering:
-        """Entries are not numbered."""
-        return Renumbering(0, ())
-
     def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
         if not isinstance(model, ElyraModel):
-            return plain.FORMAT.tree(info, results, model)
+            return super().tree(info, results, model)
         return payloads.tree(info, results, model)
 
     def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
                 line: int, options: Options) -> msgspec.Struct:
         if not isinstance(model, ElyraModel):
-            return plain.FORMAT.context(info, lines, results, model, line, options)
+            return super().context(info, lines, results, model, line, options)
         return payloads.context(info, lines, model, line, options.pi_version)
 
 

@@ -146,7 +146,7 @@ class ThndrsFormat(plain.Quiet):
 
     def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
         if not isinstance(model, ThndrsModel):
-            return plain.FORMAT.tree(info, results, model)
+            return super().tree(info, results, model)
         return payloads.tree(info, results, model)
 
     def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
