@@ -94,3 +94,35 @@ def test_the_gate_tools_are_pinned_and_the_hooks_run_the_pinned_ones() -> None:
     assert {"ruff", "mypy", "pre-commit"} <= set(pins) and len(pins) == len(dev)
     hooks = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
     assert "repo: local" in hooks and "entry: .venv/bin/ruff check" in hooks and "entry: .venv/bin/mypy" in hooks
+
+
+def dry(target: str, folder: Path) -> list[str]:
+    """The commands `make -n TARGET` would run in a copy of the Makefile, continuation lines joined."""
+    shutil.copy(MAKEFILE, folder / "Makefile")
+    (folder / "pyproject.toml").write_text("", encoding="utf-8")
+    result = subprocess.run(["make", "-n", target], cwd=folder, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.replace("\\\n", "").splitlines()
+
+
+def test_make_test_installs_what_the_tests_drive_first_one_quiet_line_each(tmp_path: Path) -> None:
+    commands = dry("test", tmp_path)
+    pytest_at = next(i for i, line in enumerate(commands) if "-m pytest" in line)
+    for script, log in (("tests/conformance/install.sh", ".venv/install-pi.log"),
+                        ("editors/install-test-editors.sh", ".venv/install-editors.log")):
+        at, line = next((i, line) for i, line in enumerate(commands) if f"bash {script}" in line)
+        assert at < pytest_at
+        assert f"bash {script} >{log} 2>&1" in line and f"cat {log}" in line  # the log only when it fails
+        assert line.count("echo ") == 3  # one status line; on failure, "failed" and where the log is
+
+
+def test_setup_compiles_the_package_to_bytecode(tmp_path: Path) -> None:
+    """With an editable install and PYTHONDONTWRITEBYTECODE=1 nothing else would ever compile it."""
+    for target in ("setup", "demo"):  # demo on a fresh clone builds the .venv, and compiles with it
+        assert ".venv/bin/python -m compileall -q session_lsp" in dry(target, tmp_path)
+
+
+def test_ci_installs_with_the_make_target_that_make_test_uses() -> None:
+    text = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test-deps" in text.splitlines()
+    assert "install.sh" not in text and "install-test-editors" not in text  # one place says how to install
