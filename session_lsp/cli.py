@@ -23,6 +23,7 @@ from . import __version__
 from .analysis import RULES, Diagnostic, Document, Options, Severity
 from .analysis.document import analyze_bytes
 from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
+from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
 from .files import FileLines, NotReadable
@@ -403,7 +404,13 @@ def context(args: argparse.Namespace) -> int:
 
     line = args.line - 1 if args.line is not None else -1
     with _document(args.path, args.pi_version) as document:
+        if args.line is not None:
+            _within(document, args.path, args.line)
         payload = features.context(document, line)
+        if args.line is not None and payload.get("leaf", line) != line:
+            raise UsageError(f"--line {args.line}: line {args.line} of {args.path} is not an entry pi can take as the "
+                             f"leaf ({_holds(document, line)}); give an entry's line, or leave --line out for pi's "
+                             "leaf")
     if args.format == "json":
         _print_json(payload)
         return EXIT_CLEAN
@@ -421,6 +428,26 @@ def context(args: argparse.Namespace) -> int:
         first = _one_line(message["text"])
         print(f"{number:4}. {message['role']:<10} {source}{note}: {first[:160]}{'...' if len(first) > 160 else ''}")
     return EXIT_CLEAN
+
+
+def _within(document: Document, path: str, number: int) -> None:
+    """A 1-based `--line` that names a line of the file."""
+    lines = document.lines
+    count = len(lines) - (lines[-1] == "")
+    if number < 1:
+        raise UsageError(f"--line {number}: lines are numbered from 1")
+    if number > count:
+        raise UsageError(f"--line {number} is past the end: {path} has {count} line{'' if count == 1 else 's'}")
+
+
+_HOLDS = {LineKind.BLANK: "a blank line", LineKind.INVALID: "not valid JSON, pi skips it",
+          LineKind.GLUED: "records glued together, pi skips the line", LineKind.NON_OBJECT: "not a JSON object"}
+
+
+def _holds(document: Document, line: int) -> str:
+    """What a line is, in a few words: its title (the header's is "session v3"), or what kind of line it is."""
+    result = document.results[line]
+    return _HOLDS.get(result.kind) or result.title or "not an entry"
 
 
 def tree(args: argparse.Namespace) -> int:
