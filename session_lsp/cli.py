@@ -22,7 +22,7 @@ import msgspec
 from . import __version__
 from .analysis import RULES, Diagnostic, Document, Options, Severity
 from .analysis.document import analyze_bytes
-from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
+from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES, for_version, stand_in
 from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
@@ -368,6 +368,8 @@ def check(args: argparse.Namespace) -> int:
     report = Report(args.format, sys.stdout, args.verbose)
     settings = CheckSettings(chosen, args.pi_version, args.stdin_filename)
     progress = Progress(len(sources), sys.stderr)
+    if args.verbose and getattr(args, "pi_version_note", None):
+        print(args.pi_version_note, file=sys.stdout if args.format == "text" else sys.stderr)
     # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
     interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
     for done, (source, outcome) in enumerate(zip(sources, checked(sources, settings, args.jobs), strict=True), 1):
@@ -503,6 +505,21 @@ def positive(value: str) -> int:
     return int(value)
 
 
+class PiVersion(argparse.Action):
+    """`--pi-version MAJOR.MINOR[.PATCH]`, kept as the key of the release row that speaks for it, with what it was
+    read as (`pi_version_note`, which `check -v` prints) when that is another release's row."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        try:
+            row = for_version(str(values))
+            note = stand_in(str(values))
+        except ValueError as error:
+            parser.error(f"argument --pi-version: {error}")
+        setattr(namespace, self.dest, row.key)
+        namespace.pi_version_note = note
+
+
 def parse_tcp(value: str) -> tuple[str, int]:
     host, sep, port = value.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
@@ -553,9 +570,10 @@ def build_parser() -> argparse.ArgumentParser:
                               help="lowest severity that makes the exit status 1 (default: error)")
     check_parser.add_argument("--stdin-filename", metavar="NAME",
                               help="the file name to report and check against when reading '-'")
-    check_parser.add_argument("--pi-version", choices=tuple(RELEASES), default=DEFAULT_RELEASE,
-                              help=f"the pi release whose behaviour messages describe (default: {DEFAULT_RELEASE}, "
-                                   "the newest known)")
+    check_parser.add_argument("--pi-version", action=PiVersion, default=DEFAULT_RELEASE, metavar="VERSION",
+                              help="the pi release whose behaviour messages describe, MAJOR.MINOR[.PATCH]; one "
+                                   f"session-lsp does not know is read as the newest known before it (known: "
+                                   f"{', '.join(RELEASES)}; default: {DEFAULT_RELEASE})")
     check_parser.add_argument("-j", "--jobs", type=positive, default=default_jobs(), metavar="N",
                               help="check files in N worker processes (default: the usable cores, here "
                                    f"{default_jobs()}); 1 checks them in this process")
@@ -570,8 +588,9 @@ def build_parser() -> argparse.ArgumentParser:
                                   "--format json prints the payload of the server's sessionLsp/" + name + " request.")
         sub.add_argument("path", metavar="PATH", help="a session file ('-' reads standard input)")
         sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-        sub.add_argument("--pi-version", choices=tuple(RELEASES), default=DEFAULT_RELEASE,
-                         help=f"the pi release whose behaviour to show (default: {DEFAULT_RELEASE})")
+        sub.add_argument("--pi-version", action=PiVersion, default=DEFAULT_RELEASE, metavar="VERSION",
+                         help="the pi release whose behaviour to show, MAJOR.MINOR[.PATCH] (known: "
+                              f"{', '.join(RELEASES)}; default: {DEFAULT_RELEASE})")
         if name == "context":
             sub.add_argument("--line", type=int, metavar="N",
                              help="the 1-based line of the entry to take as the leaf (default: pi's leaf)")

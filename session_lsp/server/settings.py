@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from ..analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
+from ..analysis.elyra.releases import DEFAULT_RELEASE, for_version, stand_in
 from ..analysis.rule_filter import RuleFilter
 
 SECTION = "sessionLsp"
@@ -40,12 +40,23 @@ class Settings(msgspec.Struct, frozen=True):
 
 
 def _pi_version(value: Any, problems: list[str]) -> str:
+    """The key of the release row that speaks for `piVersion` (any MAJOR.MINOR[.PATCH], as `--pi-version`); what
+    a version session-lsp does not know is read as goes to the log with the problems."""
     if value is None:
         return DEFAULT_RELEASE
-    if value not in RELEASES:
-        problems.append(f"piVersion: expected one of {', '.join(RELEASES)}, got {value!r}; using {DEFAULT_RELEASE}")
+    try:
+        row = for_version(value) if isinstance(value, str) else None
+    except ValueError as error:
+        problems.append(f"piVersion: {error}; using {DEFAULT_RELEASE}")
         return DEFAULT_RELEASE
-    return str(value)
+    if row is None:
+        problems.append(f"piVersion: expected a pi version such as {DEFAULT_RELEASE!r}, got {value!r}; using "
+                        f"{DEFAULT_RELEASE}")
+        return DEFAULT_RELEASE
+    note = stand_in(value)
+    if note is not None:
+        problems.append(f"piVersion: {note}")
+    return row.key
 
 
 def _max_bytes(value: Any, problems: list[str]) -> int:

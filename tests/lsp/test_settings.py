@@ -83,7 +83,8 @@ NO_NEWLINE = ('{"type":"session","version":3,"id":"s1","timestamp":"2026-03-01T0
 
 async def test_pi_version_changes_what_the_messages_state(editor: Editor) -> None:
     """`piVersion` re-analyses open documents: a missing final newline is repaired by pi 1.6 (information) and loses
-    records in pi 0.73 (warning); an unknown value is logged and the newest release stays."""
+    records in pi 0.73 (warning). A version without its own row is read as the newest known release before it (and
+    the log says so); a value that is no version is logged and the newest release stays."""
     found = [d for d in await editor.open(URI, NO_NEWLINE) if d.code == "ELY005"]
     assert [d.severity for d in found] == [types.DiagnosticSeverity.Information]
     assert "pi 1.6 adds the missing newline" in found[0].message
@@ -92,3 +93,11 @@ async def test_pi_version_changes_what_the_messages_state(editor: Editor) -> Non
     assert "pi 0.73 appends its next entry" in old[0].message
     back = [d for d in await _reconfigure(editor, {"piVersion": "9.9"}) if d.code == "ELY005"]
     assert [d.severity for d in back] == [types.DiagnosticSeverity.Information]
+    between = [d for d in await _reconfigure(editor, {"piVersion": "1.2.3"}) if d.code == "ELY005"]
+    assert [d.severity for d in between] == [types.DiagnosticSeverity.Warning]
+    nonsense = [d for d in await _reconfigure(editor, {"piVersion": "latest"}) if d.code == "ELY005"]
+    assert [d.severity for d in nonsense] == [types.DiagnosticSeverity.Information]
+    messages = [m.message for m in editor.client.log_messages]
+    assert any("pi 9.9 is not a release session-lsp knows: it is read as pi 1.6" in m for m in messages), messages
+    assert any("pi 1.2.3 is not a release session-lsp knows: it is read as pi 0.73" in m for m in messages), messages
+    assert any("got 'latest'; using 1.6" in m for m in messages), messages
