@@ -527,11 +527,28 @@ def parse_tcp(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
+WAITING = ("session-lsp: this is the language server: it waits for an editor's LSP messages (JSON-RPC) on standard "
+           "input, so typing here does nothing useful; Ctrl-D or Ctrl-C ends it.\n"
+           "session-lsp: to check session files from a terminal, run `session-lsp check PATH...` "
+           "(`session-lsp --help` lists every command).\n")
+
+
 def serve(args: argparse.Namespace) -> int:
     from .server import serve as run_server
 
-    run_server(getattr(args, "tcp", None))
+    tcp = getattr(args, "tcp", None)
+    if tcp is None and _is_terminal(sys.stdin):  # someone typed `session-lsp`, not an editor starting it
+        sys.stderr.write(WAITING)
+        sys.stderr.flush()
+    run_server(tcp)
     return EXIT_CLEAN
+
+
+def _is_terminal(stream: IO[str] | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except ValueError:  # closed
+        return False
 
 
 # ---------------------------------------------------------------------------------------------------------------
