@@ -8,6 +8,7 @@ from `session_lsp.analysis`; the server is imported only by `serve`, so `check` 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import signal
 import sys
@@ -93,11 +94,23 @@ def rule_filter(select: Sequence[str] | None, ignore: Sequence[str] | None) -> R
 # Finding and reading files
 
 
-def collect(paths: Sequence[str], stdin_name: str | None) -> tuple[list[Source], list[str]]:
-    """Files named on the command line, and `*.jsonl` files under folders (recursively, sorted); plus one message
-    per path that cannot be used."""
+SKIPPED_FOLDERS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", "CVS",  # version control
+    "node_modules", ".venv", "venv", "__pypackages__", ".tox", ".nox",  # installed packages, environments
+    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis",  # tool caches
+})
+"""Folders a walk does not enter: what they hold is not the user's sessions. A folder with a `pyvenv.cfg` (a
+virtual environment by any name) is skipped too. A folder named on the command line is always checked."""
+
+
+def collect(paths: Sequence[str], stdin_name: str | None,
+            exclude: Sequence[str] = ()) -> tuple[list[Source], list[str], list[str]]:
+    """Files named on the command line, and `*.jsonl` files under folders (recursively, sorted, but not in
+    SKIPPED_FOLDERS or what `exclude` matches); plus one message per path that cannot be used, and one warning per
+    folder that holds no file to check."""
     sources: list[Source] = []
     problems: list[str] = []
+    warnings: list[str] = []
     seen: set[str] = set()
 
     def add(source: Source) -> None:
@@ -110,24 +123,57 @@ def collect(paths: Sequence[str], stdin_name: str | None) -> tuple[list[Source],
         if path == STDIN:
             add(Source(stdin_name or "<stdin>", None))
         elif os.path.isdir(path):
-            for found in _walk(path, problems):
-                add(Source(found, found))
+            skipped: list[str] = []
+            known = len(problems)
+            found = list(_walk(path, problems, exclude, skipped))
+            for file in found:
+                add(Source(file, file))
+            if not found and len(problems) == known:  # a folder it could not read is an error already
+                warnings.append(_nothing_found(path, skipped))
         elif os.path.exists(path):
             add(Source(path, path))
         else:
             problems.append(f"{path}: no such file or directory")
-    return sources, problems
+    return sources, problems, warnings
 
 
-def _walk(root: str, problems: list[str]) -> Iterator[str]:
+def _excluded(path: str, root: str, globs: Sequence[str]) -> bool:
+    """An --exclude GLOB matches a file's or folder's name, its path below the folder named, or its path as shown."""
+    name = os.path.basename(path)
+    below = os.path.relpath(path, root)
+    return any(fnmatch.fnmatchcase(name, glob) or fnmatch.fnmatchcase(below, glob) or fnmatch.fnmatchcase(path, glob)
+               for glob in globs)
+
+
+def _walk(root: str, problems: list[str], exclude: Sequence[str], skipped: list[str]) -> Iterator[str]:
     def unreadable(error: OSError) -> None:
         problems.append(f"{error.filename}: cannot read folder ({error.strerror})")
 
     for folder, subfolders, files in os.walk(root, onerror=unreadable):
-        subfolders.sort()
+        if folder != root and "pyvenv.cfg" in files:
+            skipped.append(folder)
+            subfolders.clear()
+            continue
+        entered = []
+        for name in sorted(subfolders):
+            inside = os.path.join(folder, name)
+            if name in SKIPPED_FOLDERS or _excluded(inside, root, exclude):
+                skipped.append(inside)
+            else:
+                entered.append(name)
+        subfolders[:] = entered
         for name in sorted(files):
-            if name.endswith(".jsonl"):
-                yield os.path.join(folder, name)
+            found = os.path.join(folder, name)
+            if name.endswith(".jsonl") and not _excluded(found, root, exclude):
+                yield found
+
+
+def _nothing_found(root: str, skipped: Sequence[str]) -> str:
+    note = ""
+    if skipped:
+        shown = ", ".join(skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+        note = f"; not searched: {shown} (name a folder to check it)"
+    return f"{root}: no *.jsonl files found in this folder{note}"
 
 
 @contextmanager
@@ -364,7 +410,9 @@ def check(args: argparse.Namespace) -> int:
     if args.stdin_filename is not None and STDIN not in args.paths:
         raise UsageError("--stdin-filename names standard input, so it needs '-' among the paths")
     chosen = rule_filter(args.select, args.ignore)
-    sources, problems = collect(args.paths or ["."], args.stdin_filename)
+    sources, problems, warnings = collect(args.paths or ["."], args.stdin_filename, args.exclude or ())
+    for warning in warnings:
+        print(f"session-lsp: warning: {warning}", file=sys.stderr)
     report = Report(args.format, sys.stdout, args.verbose)
     settings = CheckSettings(chosen, args.pi_version, args.stdin_filename)
     progress = Progress(len(sources), sys.stderr)
@@ -574,7 +622,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     check_parser = commands.add_parser(
         "check", help="check session files and print diagnostics",
-        description="Check session files. Folders are searched recursively for *.jsonl; '-' reads standard input. "
+        description="Check session files. Folders are searched recursively for *.jsonl, leaving out version "
+                    "control, virtual environment, node_modules and tool cache folders (a folder named is always "
+                    "searched); '-' reads standard input. "
                     "Exit status: 0 nothing at or above --fail-on, 1 something was found, 2 usage or I/O error.")
     check_parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
     check_parser.add_argument("--format", choices=("text", "json", "github"), default="text",
@@ -591,6 +641,8 @@ def build_parser() -> argparse.ArgumentParser:
                               help="the pi release whose behaviour messages describe, MAJOR.MINOR[.PATCH]; one "
                                    f"session-lsp does not know is read as the newest known before it (known: "
                                    f"{', '.join(RELEASES)}; default: {DEFAULT_RELEASE})")
+    check_parser.add_argument("--exclude", action="append", metavar="GLOB",
+                              help="do not search files or folders whose name or path matches GLOB (repeatable)")
     check_parser.add_argument("-j", "--jobs", type=positive, default=default_jobs(), metavar="N",
                               help="check files in N worker processes (default: the usable cores, here "
                                    f"{default_jobs()}); 1 checks them in this process")
