@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from session_lsp.analysis import Diagnostic, Document, Span, analyze
 from session_lsp.analysis.features import CodeAction, TextEdit, code_actions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"
+
+REPARENT_TITLE = ("Set parentId to 'dddd0001' (the entry on line 2; passing over line 3, whose id 'dddd0002' pi "
+                  "resolves to line 6, which hangs below this entry and would close a loop)")
+"""The title of elyra-broken.jsonl's ELY042 fix: the entry right above is passed over, and the title says why."""
 
 
 def load(name: str) -> Document:
@@ -48,7 +54,7 @@ def test_point_a_dangling_parent_at_the_entry_above() -> None:
     _found, [action] = fixes(doc, "ELY042")
     # The entry right above (line 2) has the id "dddd0002", which line 5 repeats: pi's index resolves that id to
     # line 5, whose parent is this very entry, so pointing at it would close a loop (pi hangs). The fix skips it.
-    assert action.title == "Set parentId to 'dddd0001' (the entry above)"
+    assert action.title == REPARENT_TITLE
     assert action.edits == (TextEdit(span_of(doc, 4, '"ffff9999"'), '"dddd0001"'),)
     before = {d.code for d in doc.diagnostics()}
     apply(doc, action.edits)
@@ -111,7 +117,7 @@ def test_only_diagnostics_in_the_range_are_fixed() -> None:
     everything = doc.diagnostics()
     assert code_actions(doc, Span(0, 0, 2, 0), everything) == []
     titles = [action.title for action in code_actions(doc, Span(4, 0, 7, 0), everything)]
-    assert titles[0] == "Set parentId to 'dddd0001' (the entry above)"
+    assert titles[0] == REPARENT_TITLE
     assert titles[2] == 'Rename role "hookMessage" to "custom"'
     assert len(titles) == 3
 
@@ -119,3 +125,38 @@ def test_only_diagnostics_in_the_range_are_fixed() -> None:
 def test_no_fix_without_a_repair() -> None:
     doc = load("elyra-branched.jsonl")
     assert code_actions(doc, Span(0, 0, 20, 0), doc.diagnostics()) == []
+
+
+def _entry(entry_id: str, parent: str | None, second: int) -> str:
+    parent_json = "null" if parent is None else f'"{parent}"'
+    return (f'{{"type":"message","id":"{entry_id}","parentId":{parent_json},"timestamp":"2026-01-01T00:00:'
+            f'{second:02}.000Z","message":{{"role":"user","content":"m{second}","timestamp":1767225600000}}}}')
+
+
+HEADER = ('{"type":"session","version":3,"id":"0194a000-0000-7000-8000-000000000009",'
+          '"timestamp":"2026-01-01T00:00:00.000Z","cwd":"/work"}')
+
+
+@pytest.mark.parametrize(("entries", "title"), [
+    ([("aaaa0001", None), ("aaaa0002", "aaaa0001"), ("dddd0001", "ffff9999")],
+     "Set parentId to 'aaaa0002' (the entry above)"),
+    ([("aaaa0001", None), ("cccc0001", "dddd0001"), ("dddd0001", "ffff9999")],
+     "Set parentId to 'aaaa0001' (the entry on line 2; passing over line 3, which hangs below this entry and would "
+     "close a loop)"),
+    ([("aaaa0001", None), ("bbbb0001", "aaaa0001"), ("dddd0001", "ffff9999"), ("bbbb0001", "aaaa0001")],
+     "Set parentId to 'aaaa0001' (the entry on line 2; passing over line 3, whose id 'bbbb0001' pi resolves to "
+     "line 5, written later)"),
+    ([("cccc0001", "dddd0001"), ("dddd0001", "ffff9999")],
+     "Set parentId to null (make this a root; passing over line 2, which hangs below this entry and would close a "
+     "loop)"),
+    ([("dddd0001", "ffff9999")], "Set parentId to null (no entry above: make this a root)"),
+])
+def test_the_reparent_title_says_which_entry_it_names(entries: list[tuple[str, str | None]], title: str) -> None:
+    """When the suggested parent is not the entry right above, the title says which it is and what it passed over."""
+    text = "\n".join([HEADER, *(_entry(i, p, n) for n, (i, p) in enumerate(entries, 1))]) + "\n"
+    doc = analyze(text)
+    found = [d for d in doc.diagnostics() if d.code == "ELY042"]
+    [action] = code_actions(doc, found[0].span, found)
+    assert action.title == title
+    apply(doc, action.edits)
+    assert not {"ELY042", "ELY044", "ELY045"} & {d.code for d in doc.diagnostics()}

@@ -26,6 +26,10 @@ from lsp_features import (
 from lsp_harness import Editor, codes, shape
 from lsprotocol import types
 
+REPARENT_TITLE = ("Set parentId to 'dddd0001' (the entry on line 2; passing over line 3, whose id 'dddd0002' pi "
+                  "resolves to line 6, which hangs below this entry and would close a loop)")
+"""The title of elyra-broken.jsonl's ELY042 fix: the entry right above is passed over, and the title says why."""
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 BROKEN = "elyra-broken.jsonl"
@@ -104,7 +108,7 @@ async def test_dangling_parent_is_pointed_at_the_entry_above(shared_editor: Edit
     action, _ = await fix(editor, uri, diagnostics, "ELY042", 4)
     # The entry right above the glued line 3 is line 2 ("dddd0002"), but line 5 repeats that id and pi's index
     # keeps the later one, whose parent is this entry: naming it would close a loop. So the fix takes line 1.
-    assert action.title == "Set parentId to 'dddd0001' (the entry above)" and action.is_preferred
+    assert action.title == REPARENT_TITLE and action.is_preferred
     before, after, found = await apply_and_recheck(editor, uri, action)
     assert after == [*before[:4], before[4].replace('"parentId":"ffff9999"', '"parentId":"dddd0001"'), *before[5:]]
     assert "ELY042" not in codes(found)
@@ -169,4 +173,4 @@ async def test_no_quick_fix_where_nothing_is_wrong(shared_editor: Editor) -> Non
         text_document=doc(uri), range=span(editor, uri, 4, 0, 0, end_line=7),
         context=types.CodeActionContext(diagnostics=diagnostics)))
     assert [a.title for a in actions or [] if isinstance(a, types.CodeAction)][::2] == [
-        "Set parentId to 'dddd0001' (the entry above)", 'Rename role "hookMessage" to "custom"']
+        REPARENT_TITLE, 'Rename role "hookMessage" to "custom"']

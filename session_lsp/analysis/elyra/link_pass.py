@@ -243,11 +243,11 @@ class _Checker:
             self.add("ELY042", line, ("parentId",),
                      f"parentId {parent_id!r} names no entry: pi's context walk stops here, so everything above is "
                      "silently missing from the model context (pi's tree view shows this entry as an orphan root)",
-                     data={"suggested_parent": self._previous_id(line)})
+                     data=self._previous_id(line))
         for line in model.self_parents:
             self.add("ELY044", line, ("parentId",),
                      "parentId is this entry's own id: pi's context walk and branch walk loop forever here, so pi "
-                     "hangs when this path is resumed", data={"suggested_parent": self._previous_id(line)})
+                     "hangs when this path is resumed", data=self._previous_id(line))
         for cycle in model.cycles:
             if len(cycle) < 2:
                 continue
@@ -308,20 +308,34 @@ class _Checker:
                          related=((first, ("id",), "the first entry with this id"),),
                          data={"new_id": fresh, "parent_lines": meant}, severity=severity)
 
-    def _previous_id(self, line: int) -> str | None:
-        """The id of the nearest entry above `line` that can be its parent: the parent pi would have written.
-        Skipped are an id pi's index resolves to a later entry (a duplicate: pointing at it would re-parent this
-        entry under that one) and an entry that hangs below this one (the new link would close a loop)."""
+    def _previous_id(self, line: int) -> dict[str, Any]:
+        """The id of the nearest entry above `line` that can be its parent (the parent pi would have written), as a
+        quick fix's `data`: `suggested_parent`, and `suggested_note`, which says which entry that is and, when it
+        is not the one right above, which entries were passed over and why. Passed over are an entry without an
+        id, one whose id pi's index resolves to a later entry (a duplicate: pointing at it would re-parent this
+        entry under that one) and one that hangs below this entry (the new link would close a loop)."""
         model, facts = self.model, self.facts
         entries, by_id = model.entry_lines, model.by_id
         index = bisect_left(entries, line) - 1
+        passed: list[str] = []
         while index >= 0:
             above = entries[index]
             entry_id: str | None = facts[above].id
-            if entry_id is not None and by_id.get(entry_id) == above and not model.is_ancestor(line, above):
-                return entry_id
+            owner = by_id.get(entry_id) if entry_id is not None else None
+            if entry_id is None:
+                passed.append(f"line {above + 1}, which has no id")
+            elif owner != above:
+                where = f"line {owner + 1}" if owner is not None else "another entry"
+                why = _LOOP if owner is not None and model.is_ancestor(line, owner) else "written later"
+                passed.append(f"line {above + 1}, whose id {entry_id!r} pi resolves to {where}, {why}")
+            elif model.is_ancestor(line, above):
+                passed.append(f"line {above + 1}, {_LOOP}")
+            else:
+                note = "the entry above" if not passed else f"the entry on line {above + 1}"
+                return {"suggested_parent": entry_id, "suggested_note": note + _passing(passed)}
             index -= 1
-        return None
+        note = "no entry above: make this a root" if not passed else "make this a root" + _passing(passed)
+        return {"suggested_parent": None, "suggested_note": note}
 
     # -- order and time -------------------------------------------------------------------------------------------
 
@@ -618,3 +632,14 @@ class _Checker:
         self.add("ELY047", leaf, ("type",) if found.type is not None else (),
                  "pi resumes from this entry: it is the last one in the file (not the deepest or newest node), so "
                  f"the next message is appended below it ({'; '.join(notes)})")
+
+
+_LOOP = "which hangs below this entry and would close a loop"
+
+
+def _passing(passed: list[str]) -> str:
+    """`; passing over line 3, which ...` for a quick fix's title: what the suggested parent skipped."""
+    if not passed:
+        return ""
+    more = f" and {len(passed) - 2} more" if len(passed) > 2 else ""
+    return "; passing over " + " and ".join(passed[:2]) + more

@@ -47,8 +47,9 @@ def _reparent(doc: Document, diagnostic: Diagnostic) -> CodeAction | None:
     edit = replace_value(doc.lines, line, ("parentId",), _json(parent))
     if edit is None:
         return None
-    title = (f"Set parentId to {parent!r} (the entry above)" if parent is not None
-             else "Set parentId to null (no entry above: make this a root)")
+    note = data.get("suggested_note") or ("the entry above" if parent is not None else
+                                          "no entry above: make this a root")
+    title = f"Set parentId to {_json(parent) if parent is None else repr(parent)} ({note})"
     return CodeAction(title, "quickfix", (edit,), (diagnostic.code,), True)
 
 
