@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import bytecode
 import generate
 from lsp_bench import start
 
@@ -70,6 +71,7 @@ def main() -> None:
     parser.add_argument("--skip-stdin", action="store_true", help="do not time the in-memory path")
     parser.add_argument("--skip-server", action="store_true", help="do not time sessionLsp/analyzeFile")
     args = parser.parse_args()
+    print(bytecode.state())
     begun = time.perf_counter()
     path = big_file(args.entries, args.scale)
     size = path.stat().st_size

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import bytecode
 import msgspec
 from lsp_bench import benchmark_file
 
@@ -94,6 +95,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", type=Path, default=None)
     args = parser.parse_args()
+    print(bytecode.state())
     path = args.file or benchmark_file("elyra")
     check = Options(path=str(path), exists=os.path.exists, titles=False)
     server = Options(path=str(path), exists=os.path.exists)

@@ -13,6 +13,7 @@ import statistics
 import subprocess
 import time
 
+import bytecode
 import generate
 from run import checker
 
@@ -32,6 +33,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="the parallel run's -j (default 2)")
     parser.add_argument("--files", type=int, default=generate.FOLDER_FILES)
     args = parser.parse_args()
+    print(bytecode.state())
     start = time.perf_counter()
     root = generate.generate_folder(args.files)
     sizes = [os.path.getsize(path) for path in root.rglob("*.jsonl")]

@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import bytecode
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # where pytest finds `attack` too
 from attack.test_check_attacks import CASES, check
 
@@ -21,6 +23,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs of each case (default 3)")
     args = parser.parse_args()
+    print(bytecode.state())
     print(f"median of {args.repeat} runs")
     print("| file | exit | seconds | peak MiB | bound (s / MiB) |")
     print("|---|---:|---:|---:|---:|")

@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import bytecode
 import generate
 from run import checker
 
@@ -75,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="pairs of runs (default 5)")
     args = parser.parse_args()
+    print(bytecode.state())
     problem = install_problem()
     if problem:
         raise SystemExit(problem)

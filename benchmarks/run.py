@@ -22,6 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+import bytecode
 import generate
 
 from session_lsp.analysis import Document, Options, Span, analyze
@@ -107,6 +108,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (default 5)")
     parser.add_argument("--regenerate", action="store_true", help="write the input files again first")
     args = parser.parse_args()
+    print(bytecode.state())
     elyra = generate.OUT / generate.ElyraSession(generate.SEED).file_name()
     thndrs = generate.OUT / generate.ThndrsSession(generate.SEED).file_name()
     if args.regenerate or not (elyra.exists() and thndrs.exists()):
