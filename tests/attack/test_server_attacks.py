@@ -539,3 +539,72 @@ def test_a_hung_server_fails_the_case_instead_of_hanging_it(tmp_path: Path) -> N
             client.request("textDocument/hover", UNKNOWN_URI)
     finally:
         client.close()
+
+
+# the end of a session: after shutdown, and while a first analysis runs -------------------------------------------
+
+def _long_session(entries: int) -> str:
+    """A clean session of `entries` messages in one chain: a first analysis of a second or so."""
+    lines = [LINES[0]]
+    for n in range(1, entries + 1):
+        lines.append(_line(_message(f"{n:08x}", f"{n - 1:08x}" if n > 1 else None, n % 60,
+                                    "user" if n % 2 else "assistant", f"message {n} " + "lorem ipsum " * 20)))
+    return "\n".join(lines) + "\n"
+
+
+def test_requests_after_shutdown_are_invalid_request(tmp_path: Path, workspace: Workspace) -> None:
+    """LSP: after `shutdown` every request but `exit` is answered with InvalidRequest (pygls left them unanswered,
+    so a client waited forever), notifications are dropped, and `exit` still ends the server with status 0."""
+    client = _start(tmp_path, "after-shutdown")
+    try:
+        with client.bound(BOUND):
+            client.initialize()
+            _open(client, workspace.good)
+            assert client.result("shutdown") is None
+            client.notify("textDocument/didChange", {"textDocument": {"uri": workspace.good, "version": 2},
+                                                     "contentChanges": [{"text": ""}]})
+            document = {"textDocument": {"uri": workspace.good}}
+            for method, params in [("textDocument/hover", {**document, "position": _at(PROBE_LINE, PROBE_COL)}),
+                                   ("textDocument/documentSymbol", document), ("sessionLsp/tree", document),
+                                   ("sessionLsp/noSuchThing", {}), ("shutdown", None)]:
+                answer = client.request(method, params)
+                assert answer["error"]["code"] == INVALID_REQUEST, (method, answer)
+                assert "after shutdown" in answer["error"]["message"]
+        client.notify("exit")
+        assert client.wait_exit(BOUND) == 0
+        assert "Traceback" not in client.stderr()
+        assert client.stray() == {}
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize(("shutdown", "ending", "status"), [
+    (False, "exit", 1), (True, "exit", 0), (False, "end of input", 1), (True, "end of input", 0),
+], ids=["exit", "shutdown, exit", "end of input", "shutdown, end of input"])
+def test_the_end_during_a_first_analysis(tmp_path: Path, shutdown: bool, ending: str, status: int) -> None:
+    """`exit` or the end of the input while a large file's first analysis runs: the documented status (LSP: 0 after
+    `shutdown`, else 1), at most one line on stderr, and no traceback (the cancelled analysis used to raise inside
+    an event loop callback)."""
+    uri = (tmp_path / "long.jsonl").as_uri()
+    client = _start(tmp_path, "first-analysis")
+    try:
+        with client.bound(BOUND):
+            client.initialize()
+            opening = encode({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "jsonl", "version": 1, "text": _long_session(30_000)}}})
+            closing = [encode({"jsonrpc": "2.0", "id": "bye", "method": "shutdown"})] if shutdown else []
+            if ending == "exit":
+                closing.append(encode({"jsonrpc": "2.0", "method": "exit"}))
+            client.send_raw(b"".join(frame(body) for body in [opening, *closing]))
+            if shutdown:
+                assert client.response("bye")["result"] is None
+            if ending == "end of input":
+                assert client.process.stdin is not None
+                client.process.stdin.close()
+        assert client.wait_exit(BOUND) == status
+        stderr = client.stderr()
+        assert "Traceback" not in stderr and len(stderr.splitlines()) <= 1, stderr
+        if ending == "end of input" and not shutdown:
+            assert "without shutdown and exit" in stderr
+    finally:
+        client.close()
