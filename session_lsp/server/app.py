@@ -43,7 +43,7 @@ from .. import __version__
 from ..analysis import Document
 from ..analysis.payload_types import Buffer
 from ..analysis.rule_filter import RuleFilter
-from ..analysis.text import Encoding
+from ..analysis.text import Encoding, without_surrogates
 from . import convert, wire
 from .diagnostics import Publisher
 from .documents import DocumentStore, OpenDocument, retarget
@@ -64,7 +64,23 @@ def _decode(body: bytes | bytearray) -> Any:
     try:
         return msgspec.json.decode(body)
     except msgspec.DecodeError:
-        return json.loads(body)
+        return _without_surrogates(json.loads(body))
+
+
+def _without_surrogates(data: Any) -> Any:
+    """A document's text as the server keeps it: a lone surrogate (only `json` reads its escape) as U+FFFD, which
+    takes its place in every position encoding (`text.without_surrogates`), so positions, the analysis and the
+    diagnostics' encoding to the wire all work on it; other strings (a rename's new name) are left as sent."""
+    method = data.get("method") if isinstance(data, dict) else None
+    params = data.get("params") if method in (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE) else None
+    if not isinstance(params, dict):
+        return data
+    holders = [params.get("textDocument"), *(changes if isinstance(changes := params.get("contentChanges"), list)
+                                              else [])]
+    for holder in holders:
+        if isinstance(holder, dict) and isinstance(holder.get("text"), str):
+            holder["text"] = without_surrogates(holder["text"])
+    return data
 
 
 def _titled(fn: Callable[..., T], doc: Document, *args: Any) -> T:

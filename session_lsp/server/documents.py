@@ -18,7 +18,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..analysis import Document, Options, Span
-from ..analysis.text import Encoding, decode_bytes
+from ..analysis.text import REPLACEMENT, Encoding, decode_bytes, from_units, to_units
 from ..files import FileLines
 from .convert import from_position
 
@@ -110,10 +110,26 @@ def read_file(path: str, pi_version: str | None, max_bytes: int) -> Iterator[Doc
         yield Document.streamed(lines, options_for(path, pi_version))
 
 
+def _split_pair(doc: Document, position: types.Position, encoding: Encoding) -> None:
+    """A UTF-16 position between the two halves of an astral character (😀 is two units): the edit there leaves
+    each half a lone surrogate in the editor's text, so the character becomes two U+FFFD first, as the server
+    holds a lone surrogate (`text.without_surrogates`), and the edit lands between them as it does in the editor."""
+    if encoding is not Encoding.UTF16 or position.line >= len(doc.lines):
+        return
+    line = doc.lines[position.line]
+    if line.isascii():
+        return
+    col = from_units(line, position.character, encoding)
+    if col < len(line) and to_units(line, col, encoding) != position.character:
+        doc.edit(position.line, col, position.line, col + 1, REPLACEMENT * 2)
+
+
 def apply_changes(doc: Document, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: Encoding) -> None:
     """Apply change events in order; each event's positions are read against the text left by the one before."""
     for change in changes:
         if isinstance(change, types.TextDocumentContentChangePartial):
+            _split_pair(doc, change.range.start, encoding)
+            _split_pair(doc, change.range.end, encoding)
             start_line, start_col = from_position(doc.lines, change.range.start, encoding)
             end_line, end_col = from_position(doc.lines, change.range.end, encoding)
             doc.edit(start_line, start_col, end_line, end_col, change.text)

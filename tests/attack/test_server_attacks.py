@@ -608,3 +608,82 @@ def test_the_end_during_a_first_analysis(tmp_path: Path, shutdown: bool, ending:
             assert "without shutdown and exit" in stderr
     finally:
         client.close()
+
+
+# lone surrogates: the server's text stays the editor's ---------------------------------------------------------
+
+def _saved(buffer: str) -> str:
+    """The editor's buffer as the server should hold it: a valid surrogate pair is its character, a lone surrogate
+    U+FFFD (what the editor writes for it when it saves as UTF-8)."""
+    return buffer.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _client_units(text: str, col: int, encoding: str) -> int:
+    """A code-point column of text without surrogates in the client's units (counted here, not by the server)."""
+    head = text[:col]
+    return {"utf-16": len(head.encode("utf-16-le")) // 2, "utf-8": len(head.encode("utf-8")), "utf-32": len(head)}[
+        encoding]
+
+
+def _buffer_units(buffer: str, index: int, encoding: str) -> int:
+    """An index into the editor's buffer in the client's units (a UTF-16 buffer holds one unit per index)."""
+    if encoding == "utf-16":
+        return index
+    head = buffer[:index]
+    return len(head.encode("utf-8", "surrogatepass")) if encoding == "utf-8" else len(head)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+def test_lone_surrogates_keep_the_text_and_the_diagnostics(tmp_path: Path, encoding: str) -> None:
+    """A UTF-16 client can send a lone surrogate (`"\\ud800"` in its JSON). Every edit on its line must land where
+    it lands in the editor (they were dropped: the server's text went its own way), and diagnostics must keep
+    coming (publishing raised): after each edit, the tree and the published diagnostics are those of the editor's
+    text as it would be saved, with positions counted in the client's units."""
+    uri = (tmp_path / "surrogates.jsonl").as_uri()
+    text = TEXT.replace("Where is the parser?", "Where \ud800 is the \U0001f600 parser?")
+    # the editor's buffer: for a UTF-16 client one index per UTF-16 unit (an astral character is two), else code
+    # points; json.dumps writes either as the same escapes
+    units = text.encode("utf-16-le", "surrogatepass")
+    buffer = "".join(chr(int.from_bytes(units[i:i + 2], "little")) for i in range(0, len(units), 2)) \
+        if encoding == "utf-16" else text
+    lines = buffer.split("\n")
+    client = _start(tmp_path, f"surrogates-{encoding}")
+    try:
+        with client.bound(BOUND):
+            assert client.initialize(encoding)["capabilities"]["positionEncoding"] == encoding
+            _open(client, uri, buffer)
+            version = 1
+            client.diagnostics(uri, version)
+            edits = [("after the surrogate", "\ud800 ", 1, 0, "X"),
+                     ("the closing quote", 'parser?"', 7, 1, ""),
+                     ("the quote again", "parser?", 7, 0, '"'),
+                     ("a second surrogate", "parser", 0, 0, "\udfff"),
+                     ("the first surrogate away", "\ud800", 0, 1, "")]
+            if encoding == "utf-16":
+                edits.append(("between the halves of an emoji", "\ude00", 0, 0, "Y"))
+            for name, needle, offset, length, new in edits:
+                line = lines[1]
+                start = line.index(needle) + offset
+                at = {"line": 1, "character": _buffer_units(line, start, encoding)}
+                end = {"line": 1, "character": _buffer_units(line, start + length, encoding)}
+                lines[1] = line[:start] + new + line[start + length:]
+                version += 1
+                client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                         "contentChanges": [{"range": {"start": at, "end": end},
+                                                                             "text": new}]})
+                saved = _saved("\n".join(lines))
+                published = client.diagnostics(uri, version)
+                assert client.result("sessionLsp/tree", {"textDocument": {"uri": uri}}) == _tree(saved, uri), name
+                path = uri.removeprefix("file://")
+                saved_lines = saved.split("\n")
+                expected = sorted(
+                    (d.code, d.span.line, _client_units(saved_lines[d.span.line], d.span.start, encoding),
+                     d.span.end_line, _client_units(saved_lines[d.span.end_line], d.span.end, encoding))
+                    for d in analyze(saved, Options(path=path, exists=os.path.exists)).diagnostics()
+                    if d.code != "SLS001")
+                assert sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"],
+                               d["range"]["end"]["line"], d["range"]["end"]["character"])
+                              for d in published) == expected, name
+        assert "Traceback" not in client.stderr()
+    finally:
+        client.close()
