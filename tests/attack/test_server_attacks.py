@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -687,3 +688,75 @@ def test_lone_surrogates_keep_the_text_and_the_diagnostics(tmp_path: Path, encod
         assert "Traceback" not in client.stderr()
     finally:
         client.close()
+
+
+# invalid UTF-8 on disk: an edited document says what a fresh open of its text says -----------------------------
+
+def _shape(diagnostics: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"],
+                   d["range"]["end"]["line"], d["range"]["end"]["character"], d["message"]) for d in diagnostics)
+
+
+def test_invalid_utf8_follows_edits_as_a_fresh_open_sees_it(tmp_path: Path) -> None:
+    """The editor shows the file's invalid bytes as U+FFFD. ELY006 used to vanish after any edit, even one undone
+    at once, while a fresh server opening the same text reported it. Now a line of the editor's text that is a line
+    of the disk as the editor decoded it carries ELY006, edited or not, undone or not, in the open document as in a
+    fresh open; once the editor saves (valid UTF-8, U+FFFD written), neither reports it."""
+    path = tmp_path / "bad.jsonl"
+    data = TEXT.encode().replace(b"the parser", b"the p\xffrser").replace(b"src/parse", b"src/p\xc3(rse")
+    path.write_bytes(data)
+    shown = data.decode("utf-8", "replace")  # what the editor decodes and sends
+    uri = path.as_uri()
+    editor, fresh = _start(tmp_path, "incremental"), _start(tmp_path, "fresh")
+    try:
+        with editor.bound(BOUND):
+            editor.initialize()
+            fresh.initialize()
+            lines = shown.split("\n")
+            versions = iter(range(1, 100))
+
+            def fresh_open() -> list[tuple[Any, ...]]:
+                version = next(versions)
+                _open(fresh, uri, "\n".join(lines), version)
+                found = fresh.diagnostics(uri, version)
+                fresh.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+                return _shape(found)
+
+            _open(editor, uri, shown)
+            opened = editor.diagnostics(uri, 1)
+            assert _shape(opened) == fresh_open()
+            (utf8,) = [d for d in opened if d["code"] == "ELY006"]
+            start = utf8["range"]["start"]
+            assert (start["line"], start["character"]) == (1, lines[1].index("\ufffd"))
+            assert "the editor shows each invalid byte sequence as U+FFFD" in utf8["message"]
+            assert "saving writes that character" in utf8["message"]
+            version = 1
+            cwd = lines[0].index("/project") + len("/project")
+            at = lines[1].index("\ufffd") + 1
+            steps = [("an edit elsewhere", 0, cwd, 0, "x", {1, 2}), ("its undo", 0, cwd, 1, "", {1, 2}),
+                     ("an edit of a decoded line", 1, at, 0, "y", {2}), ("its undo", 1, at, 1, "", {1, 2})]
+            for name, line, col, length, new, marked in steps:
+                version += 1
+                editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                         "contentChanges": [_change((line, col), (line, col + length),
+                                                                                    new)]})
+                lines[line] = lines[line][:col] + new + lines[line][col + length:]
+                found = _shape(editor.diagnostics(uri, version))
+                assert found == fresh_open(), name
+                utf8 = [d for d in editor.diagnostics(uri, version) if d["code"] == "ELY006"]
+                related = {r["location"]["range"]["start"]["line"]
+                           for d in utf8 for r in d.get("relatedInformation", [])}
+                assert {d["range"]["start"]["line"] for d in utf8} | related == marked, name
+            pushes = len(editor.published)
+            path.write_text("\n".join(lines), encoding="utf-8")  # the editor saves: U+FFFD is written
+            editor.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+            deadline = time.monotonic() + BOUND
+            while len(editor.published) == pushes:
+                assert time.monotonic() < deadline, "no diagnostics after the save"
+                time.sleep(0.05)
+            saved = _shape(editor.published[-1]["diagnostics"])
+            assert saved == fresh_open() and not [d for d in saved if d[0] == "ELY006"]
+        assert "Traceback" not in editor.stderr() + fresh.stderr()
+    finally:
+        editor.close()
+        fresh.close()
