@@ -743,10 +743,10 @@ def test_invalid_utf8_follows_edits_as_a_fresh_open_sees_it(tmp_path: Path) -> N
                 lines[line] = lines[line][:col] + new + lines[line][col + length:]
                 found = _shape(editor.diagnostics(uri, version))
                 assert found == fresh_open(), name
-                utf8 = [d for d in editor.diagnostics(uri, version) if d["code"] == "ELY006"]
+                reports = [d for d in editor.diagnostics(uri, version) if d["code"] == "ELY006"]
                 related = {r["location"]["range"]["start"]["line"]
-                           for d in utf8 for r in d.get("relatedInformation", [])}
-                assert {d["range"]["start"]["line"] for d in utf8} | related == marked, name
+                           for d in reports for r in d.get("relatedInformation", [])}
+                assert {d["range"]["start"]["line"] for d in reports} | related == marked, name
             pushes = len(editor.published)
             path.write_text("\n".join(lines), encoding="utf-8")  # the editor saves: U+FFFD is written
             editor.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
