@@ -234,6 +234,25 @@ def test_an_edit_drops_the_invalid_utf8_report() -> None:
     assert_matches_fresh(document, TEXT)
 
 
+def test_lines_read_from_invalid_utf8_are_followed_through_edits() -> None:
+    """An editor's document knows the lines of the disk it decoded with U+FFFD (`replaced`): after every edit,
+    undone or not, its diagnostics are those of a fresh document of the same text and the same disk."""
+    shown = LINES[1].replace("first question", "first \ufffd question")
+    replaced = {shown: (shown.index("\ufffd"),)}
+    lines = [LINES[0], shown, *LINES[2:]]
+    document = Document("\n".join(lines) + "\n", Options(), replaced=replaced)
+    at = shown.index("\ufffd")
+    for start, end, new, marked in [((3, 0), (3, 0), "x", [1]), ((3, 0), (3, 1), "", [1]),
+                                    ((1, at), (1, at), "y", []), ((1, at), (1, at + 1), "", [1]),
+                                    ((0, 0), (0, 0), LINES[2] + "\n", [2]), ((0, 0), (1, 0), "", [1])]:
+        document.edit(*start, *end, new)
+        fresh = Document(document.text, Options(), replaced=replaced)
+        assert document.diagnostics() == fresh.diagnostics()
+        assert [span.line for span in document.invalid_utf8] == marked
+        assert [d.span.line for d in document.diagnostics() if d.code == "ELY006"] == marked
+    assert document.text == "\n".join(lines) + "\n"
+
+
 def test_replace_is_a_fresh_start(document: Document) -> None:
     document.replace(META + "\n")
     assert_matches_fresh(document, META + "\n")

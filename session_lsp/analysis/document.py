@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice
 
 import msgspec
@@ -77,12 +77,28 @@ class StreamedLines(Lines):
     def invalid_utf8(self) -> Sequence[Span]: ...
 
 
+EDITOR_DECODING = ("; the editor shows each invalid byte sequence as U+FFFD, and saving writes that character "
+                   "(EF BF BD) in its place: the original bytes are lost")
+"""What the editor's decoding did to the bytes of a line it shows as read from the disk (`Document.replaced`)."""
+
+
 class Document:
-    def __init__(self, text: str, options: Options | None = None, invalid_utf8: Sequence[Span] = ()) -> None:
+    _diagnostics: list[Diagnostic] | None
+
+    def __init__(self, text: str, options: Options | None = None, invalid_utf8: Sequence[Span] = (),
+                 replaced: Mapping[str, Sequence[int]] | None = None) -> None:
+        """`invalid_utf8`: where the bytes this text was decoded from were invalid (`analyze_bytes`). `replaced`
+        (an editor's document): the lines of the file on disk with invalid UTF-8, as the editor decoded them (each
+        invalid sequence a U+FFFD), with the columns of those U+FFFD; a line of the text equal to one of them is
+        that line as read from the disk. Edits keep following them (`invalid_utf8` is derived from them), so an
+        edited document says what a fresh analysis of its text says."""
         self.options = options or Options()
-        self.invalid_utf8 = tuple(invalid_utf8)
+        self.replaced = {line: tuple(columns) for line, columns in (replaced or {}).items()}
         self.resolver = AnchorResolver()
-        self._reset(split_lines(text))
+        lines = split_lines(text)
+        self._replaced_lines = self._match_replaced(enumerate(lines))
+        self.invalid_utf8 = tuple(invalid_utf8) or self._replaced_spans()
+        self._reset(lines)
 
     @classmethod
     def streamed(cls, lines: StreamedLines, options: Options | None = None) -> Document:
@@ -95,7 +111,35 @@ class Document:
         head = list(islice(stream, DETECTION_HORIZON))
         document._start(detect(head), chain(head, stream), lines, compact=not document.options.titles)
         document.invalid_utf8 = tuple(lines.invalid_utf8)
+        document.replaced, document._replaced_lines = {}, {}
         return document
+
+    def _match_replaced(self, numbered: Iterable[tuple[int, str]]) -> dict[int, tuple[int, ...]]:
+        """The lines among `numbered` that are lines of the disk as the editor decoded them: their U+FFFD columns."""
+        replaced = self.replaced
+        return {number: replaced[line] for number, line in numbered if line in replaced} if replaced else {}
+
+    def _replaced_spans(self) -> tuple[Span, ...]:
+        return tuple(Span.on_line(number, column, column + 1) for number, columns in self._replaced_lines.items()
+                     for column in columns)
+
+    def _follow_replaced(self, start_line: int, end_line: int, replacement: Sequence[str]) -> None:
+        """After an edit of lines start_line..end_line: the lines below move, the new ones are matched afresh (an
+        undo brings a line back as it was read), and invalid UTF-8 known only from bytes (`analyze_bytes`) is
+        forgotten, since the text is no longer theirs."""
+        shift = len(replacement) - (end_line + 1 - start_line)
+        kept = {number if number < start_line else number + shift: columns
+                for number, columns in self._replaced_lines.items() if not start_line <= number <= end_line}
+        kept.update(self._match_replaced(enumerate(replacement, start_line)))
+        self._replaced_lines = dict(sorted(kept.items()))
+        self.invalid_utf8 = self._replaced_spans()
+
+    def reread(self, replaced: Mapping[str, Sequence[int]]) -> None:
+        """The file on disk changed (the editor saved it): its lines with invalid UTF-8 are now `replaced`."""
+        self.replaced = {line: tuple(columns) for line, columns in replaced.items()}
+        self._replaced_lines = self._match_replaced(enumerate(self.lines))
+        self.invalid_utf8 = self._replaced_spans()
+        self._diagnostics = None
 
     def _reset(self, lines: list[str]) -> None:
         self._start(detect(lines), lines, LineStore(lines))
@@ -126,7 +170,7 @@ class Document:
         """The last link pass run; `_linked` while no edit has changed facts since."""
         self._changed: set[int] | None = set()
         """The lines whose facts changed since `_base` was computed; None once lines were added or removed."""
-        self._diagnostics: list[Diagnostic] | None = None
+        self._diagnostics = None
 
     @property
     def face(self) -> Format:
@@ -177,7 +221,9 @@ class Document:
         return "\n".join(self.lines)
 
     def replace(self, text: str) -> None:
-        self._reset(split_lines(text))
+        lines = split_lines(text)
+        self._follow_replaced(0, len(self.lines) - 1, lines)
+        self._reset(lines)
 
     def retarget(self, options: Options) -> None:
         """Analyse the same text again for other options (another target pi release states other behaviour)."""
@@ -200,7 +246,7 @@ class Document:
         ended_with_newline = lines[-1] == ""
         ended_blank = self.results[-1].kind is LineKind.BLANK
         lines.replace(start_line, end_line + 1, replacement)
-        self.invalid_utf8 = ()
+        self._follow_replaced(start_line, end_line, replacement)
         moved = len(replacement) != end_line + 1 - start_line
         self.resolver.forget(None if moved else range(start_line, end_line + 1))
         if moved:
@@ -275,8 +321,9 @@ class Document:
         code, message = known
         first, *rest = self.invalid_utf8
         related = tuple(Related(span, "another invalid byte sequence") for span in rest[:20])
+        editor = EDITOR_DECODING if self.replaced else ""
         count = f" ({len(self.invalid_utf8)} invalid byte sequences)" if rest else ""
-        return [Diagnostic(code, first, message + count, rule(code).severity, related)]
+        return [Diagnostic(code, first, message + editor + count, rule(code).severity, related)]
 
 
 def _from_line_issue(number: int, issue: LineIssue) -> Diagnostic:

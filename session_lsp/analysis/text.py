@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,19 @@ def from_units(line: str, units: int, encoding: Encoding) -> int:
         data = line.encode("utf-16-le")
         return len(data[: units * 2].decode("utf-16-le", errors="ignore"))
     return len(line.encode("utf-8")[:units].decode("utf-8", errors="ignore"))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+REPLACEMENT = "\ufffd"
+
+
+def without_surrogates(text: str) -> str:
+    """`text` with every lone UTF-16 surrogate (a JSON string can escape one, `"\\ud800"`; no file can hold one)
+    as U+FFFD: the character an editor writes for it when it saves the file as UTF-8, so what an agent will read.
+    It has the width of the surrogate in UTF-16 (1 unit) and UTF-32 (1), and in UTF-8 the 3 bytes a UTF-8 editor
+    holds for either, so every position a client sends means the same place in both texts."""
+    return _SURROGATE.sub(REPLACEMENT, text)
 
 
 def byte_to_col(line: str, byte_offset: int) -> int:

@@ -34,8 +34,9 @@ def for_client(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -
 
 
 def result_id(entry: OpenDocument, generation: int) -> str:
-    """Changes whenever the text or the settings change, so an unchanged report is only sent when nothing did."""
-    return f"{entry.version}.{generation}"
+    """Changes whenever the text, the settings or what the server knows of the file on disk change, so an unchanged
+    report is only sent when nothing did."""
+    return f"{entry.version}.{generation}" + (f".{entry.rereads}" if entry.rereads else "")
 
 
 T = TypeVar("T")

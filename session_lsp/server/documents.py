@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from ..analysis import Document, Options, Span
-from ..analysis.text import Encoding, decode_bytes
+from ..analysis import Document, Options
+from ..analysis.text import REPLACEMENT, Encoding, decode_bytes, from_units, to_units
 from ..files import FileLines
 from .convert import from_position
 
@@ -33,6 +33,8 @@ class OpenDocument:
         self.doc: Document | None = None
         self.lock = asyncio.Lock()
         self.closed = False
+        self.rereads = 0
+        """How often the file on disk was read again since the open (`reread`): its diagnostics may change."""
 
     @property
     def current(self) -> bool:
@@ -73,20 +75,25 @@ def path_of(uri: str) -> str | None:
     return to_fs_path(uri) if uri.startswith("file:") else None
 
 
-def _invalid_utf8(path: str | None, text: str) -> list[Span]:
-    """Where the file on disk has invalid UTF-8, when the editor's text is that file decoded with replacement
-    characters (the editor never shows the bad bytes, but the agents read the bytes)."""
-    if path is None or "\ufffd" not in text:
-        return []
+def replaced_lines(path: str | None, text: str | None = None) -> dict[str, tuple[int, ...]]:
+    """The lines of the file on disk with invalid UTF-8, as an editor decodes them (each invalid sequence a U+FFFD),
+    with the columns of those U+FFFD: the lines of the editor's text equal to one of them are that line as read
+    from the disk (`Document.replaced`). Only read when the editor's `text` has a U+FFFD (None: always)."""
+    if path is None or (text is not None and REPLACEMENT not in text):
+        return {}
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
-        return []
+        return {}
     decoded, bad = decode_bytes(data)
-    if not bad or decoded != text:
-        return []
-    return [Span.on_line(line, start, end) for line, start, end in bad]
+    if not bad:
+        return {}
+    lines = decoded.split("\n")
+    columns: dict[int, list[int]] = {}
+    for line, start, _end in bad:
+        columns.setdefault(line, []).append(start)
+    return {lines[line]: tuple(found) for line, found in columns.items()}
 
 
 def build(uri: str, text: str, pi_version: str | None) -> Document:
@@ -94,7 +101,17 @@ def build(uri: str, text: str, pi_version: str | None) -> Document:
     is about a quarter shorter. `Document.show_titles` adds them once the diagnostics are out (`memory.settle`),
     or first thing when a request comes sooner (`SessionServer.read`)."""
     path = path_of(uri)
-    return Document(text, options_for(path, pi_version, titles=False), _invalid_utf8(path, text))
+    return Document(text, options_for(path, pi_version, titles=False), replaced=replaced_lines(path, text))
+
+
+def reread(uri: str, doc: Document) -> bool:
+    """After a save: what the file on disk now holds of the lines the editor decoded with U+FFFD (an editor writes
+    valid UTF-8, so usually none are left). Whether anything changed."""
+    replaced = replaced_lines(path_of(uri))
+    if replaced == doc.replaced:
+        return False
+    doc.reread(replaced)
+    return True
 
 
 def retarget(uri: str, doc: Document, pi_version: str | None) -> None:
@@ -110,13 +127,28 @@ def read_file(path: str, pi_version: str | None, max_bytes: int) -> Iterator[Doc
         yield Document.streamed(lines, options_for(path, pi_version))
 
 
+def _split_pair(doc: Document, position: types.Position, encoding: Encoding) -> None:
+    """A UTF-16 position between the two halves of an astral character (😀 is two units): the edit there leaves
+    each half a lone surrogate in the editor's text, so the character becomes two U+FFFD first, as the server
+    holds a lone surrogate (`text.without_surrogates`), and the edit lands between them as it does in the editor."""
+    if encoding is not Encoding.UTF16 or position.line >= len(doc.lines):
+        return
+    line = doc.lines[position.line]
+    if line.isascii():
+        return
+    col = from_units(line, position.character, encoding)
+    if col < len(line) and to_units(line, col, encoding) != position.character:
+        doc.edit(position.line, col, position.line, col + 1, REPLACEMENT * 2)
+
+
 def apply_changes(doc: Document, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: Encoding) -> None:
     """Apply change events in order; each event's positions are read against the text left by the one before."""
     for change in changes:
         if isinstance(change, types.TextDocumentContentChangePartial):
+            _split_pair(doc, change.range.start, encoding)
+            _split_pair(doc, change.range.end, encoding)
             start_line, start_col = from_position(doc.lines, change.range.start, encoding)
             end_line, end_col = from_position(doc.lines, change.range.end, encoding)
             doc.edit(start_line, start_col, end_line, end_col, change.text)
         else:
-            doc.invalid_utf8 = ()
             doc.replace(change.text)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -539,3 +540,223 @@ def test_a_hung_server_fails_the_case_instead_of_hanging_it(tmp_path: Path) -> N
             client.request("textDocument/hover", UNKNOWN_URI)
     finally:
         client.close()
+
+
+# the end of a session: after shutdown, and while a first analysis runs -------------------------------------------
+
+def _long_session(entries: int) -> str:
+    """A clean session of `entries` messages in one chain: a first analysis of a second or so."""
+    lines = [LINES[0]]
+    for n in range(1, entries + 1):
+        lines.append(_line(_message(f"{n:08x}", f"{n - 1:08x}" if n > 1 else None, n % 60,
+                                    "user" if n % 2 else "assistant", f"message {n} " + "lorem ipsum " * 20)))
+    return "\n".join(lines) + "\n"
+
+
+def test_requests_after_shutdown_are_invalid_request(tmp_path: Path, workspace: Workspace) -> None:
+    """LSP: after `shutdown` every request but `exit` is answered with InvalidRequest (pygls left them unanswered,
+    so a client waited forever), notifications are dropped, and `exit` still ends the server with status 0."""
+    client = _start(tmp_path, "after-shutdown")
+    try:
+        with client.bound(BOUND):
+            client.initialize()
+            _open(client, workspace.good)
+            assert client.result("shutdown") is None
+            client.notify("textDocument/didChange", {"textDocument": {"uri": workspace.good, "version": 2},
+                                                     "contentChanges": [{"text": ""}]})
+            document = {"textDocument": {"uri": workspace.good}}
+            for method, params in [("textDocument/hover", {**document, "position": _at(PROBE_LINE, PROBE_COL)}),
+                                   ("textDocument/documentSymbol", document), ("sessionLsp/tree", document),
+                                   ("sessionLsp/noSuchThing", {}), ("shutdown", None)]:
+                answer = client.request(method, params)
+                assert answer["error"]["code"] == INVALID_REQUEST, (method, answer)
+                assert "after shutdown" in answer["error"]["message"]
+        client.notify("exit")
+        assert client.wait_exit(BOUND) == 0
+        assert "Traceback" not in client.stderr()
+        assert client.stray() == {}
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize(("shutdown", "ending", "status"), [
+    (False, "exit", 1), (True, "exit", 0), (False, "end of input", 1), (True, "end of input", 0),
+], ids=["exit", "shutdown, exit", "end of input", "shutdown, end of input"])
+def test_the_end_during_a_first_analysis(tmp_path: Path, shutdown: bool, ending: str, status: int) -> None:
+    """`exit` or the end of the input while a large file's first analysis runs: the documented status (LSP: 0 after
+    `shutdown`, else 1), at most one line on stderr, and no traceback (the cancelled analysis used to raise inside
+    an event loop callback)."""
+    uri = (tmp_path / "long.jsonl").as_uri()
+    client = _start(tmp_path, "first-analysis")
+    try:
+        with client.bound(BOUND):
+            client.initialize()
+            opening = encode({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "jsonl", "version": 1, "text": _long_session(30_000)}}})
+            closing = [encode({"jsonrpc": "2.0", "id": "bye", "method": "shutdown"})] if shutdown else []
+            if ending == "exit":
+                closing.append(encode({"jsonrpc": "2.0", "method": "exit"}))
+            client.send_raw(b"".join(frame(body) for body in [opening, *closing]))
+            if shutdown:
+                assert client.response("bye")["result"] is None
+            if ending == "end of input":
+                assert client.process.stdin is not None
+                client.process.stdin.close()
+        assert client.wait_exit(BOUND) == status
+        stderr = client.stderr()
+        assert "Traceback" not in stderr and len(stderr.splitlines()) <= 1, stderr
+        if ending == "end of input" and not shutdown:
+            assert "without shutdown and exit" in stderr
+    finally:
+        client.close()
+
+
+# lone surrogates: the server's text stays the editor's ---------------------------------------------------------
+
+def _saved(buffer: str) -> str:
+    """The editor's buffer as the server should hold it: a valid surrogate pair is its character, a lone surrogate
+    U+FFFD (what the editor writes for it when it saves as UTF-8)."""
+    return buffer.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _client_units(text: str, col: int, encoding: str) -> int:
+    """A code-point column of text without surrogates in the client's units (counted here, not by the server)."""
+    head = text[:col]
+    return {"utf-16": len(head.encode("utf-16-le")) // 2, "utf-8": len(head.encode("utf-8")), "utf-32": len(head)}[
+        encoding]
+
+
+def _buffer_units(buffer: str, index: int, encoding: str) -> int:
+    """An index into the editor's buffer in the client's units (a UTF-16 buffer holds one unit per index)."""
+    if encoding == "utf-16":
+        return index
+    head = buffer[:index]
+    return len(head.encode("utf-8", "surrogatepass")) if encoding == "utf-8" else len(head)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+def test_lone_surrogates_keep_the_text_and_the_diagnostics(tmp_path: Path, encoding: str) -> None:
+    """A UTF-16 client can send a lone surrogate (`"\\ud800"` in its JSON). Every edit on its line must land where
+    it lands in the editor (they were dropped: the server's text went its own way), and diagnostics must keep
+    coming (publishing raised): after each edit, the tree and the published diagnostics are those of the editor's
+    text as it would be saved, with positions counted in the client's units."""
+    uri = (tmp_path / "surrogates.jsonl").as_uri()
+    text = TEXT.replace("Where is the parser?", "Where \ud800 is the \U0001f600 parser?")
+    # the editor's buffer: for a UTF-16 client one index per UTF-16 unit (an astral character is two), else code
+    # points; json.dumps writes either as the same escapes
+    units = text.encode("utf-16-le", "surrogatepass")
+    buffer = "".join(chr(int.from_bytes(units[i:i + 2], "little")) for i in range(0, len(units), 2)) \
+        if encoding == "utf-16" else text
+    lines = buffer.split("\n")
+    client = _start(tmp_path, f"surrogates-{encoding}")
+    try:
+        with client.bound(BOUND):
+            assert client.initialize(encoding)["capabilities"]["positionEncoding"] == encoding
+            _open(client, uri, buffer)
+            version = 1
+            client.diagnostics(uri, version)
+            edits = [("after the surrogate", "\ud800 ", 1, 0, "X"),
+                     ("the closing quote", 'parser?"', 7, 1, ""),
+                     ("the quote again", "parser?", 7, 0, '"'),
+                     ("a second surrogate", "parser", 0, 0, "\udfff"),
+                     ("the first surrogate away", "\ud800", 0, 1, "")]
+            if encoding == "utf-16":
+                edits.append(("between the halves of an emoji", "\ude00", 0, 0, "Y"))
+            for name, needle, offset, length, new in edits:
+                line = lines[1]
+                start = line.index(needle) + offset
+                at = {"line": 1, "character": _buffer_units(line, start, encoding)}
+                end = {"line": 1, "character": _buffer_units(line, start + length, encoding)}
+                lines[1] = line[:start] + new + line[start + length:]
+                version += 1
+                client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                         "contentChanges": [{"range": {"start": at, "end": end},
+                                                                             "text": new}]})
+                saved = _saved("\n".join(lines))
+                published = client.diagnostics(uri, version)
+                assert client.result("sessionLsp/tree", {"textDocument": {"uri": uri}}) == _tree(saved, uri), name
+                path = uri.removeprefix("file://")
+                saved_lines = saved.split("\n")
+                expected = sorted(
+                    (d.code, d.span.line, _client_units(saved_lines[d.span.line], d.span.start, encoding),
+                     d.span.end_line, _client_units(saved_lines[d.span.end_line], d.span.end, encoding))
+                    for d in analyze(saved, Options(path=path, exists=os.path.exists)).diagnostics()
+                    if d.code != "SLS001")
+                assert sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"],
+                               d["range"]["end"]["line"], d["range"]["end"]["character"])
+                              for d in published) == expected, name
+        assert "Traceback" not in client.stderr()
+    finally:
+        client.close()
+
+
+# invalid UTF-8 on disk: an edited document says what a fresh open of its text says -----------------------------
+
+def _shape(diagnostics: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"],
+                   d["range"]["end"]["line"], d["range"]["end"]["character"], d["message"]) for d in diagnostics)
+
+
+def test_invalid_utf8_follows_edits_as_a_fresh_open_sees_it(tmp_path: Path) -> None:
+    """The editor shows the file's invalid bytes as U+FFFD. ELY006 used to vanish after any edit, even one undone
+    at once, while a fresh server opening the same text reported it. Now a line of the editor's text that is a line
+    of the disk as the editor decoded it carries ELY006, edited or not, undone or not, in the open document as in a
+    fresh open; once the editor saves (valid UTF-8, U+FFFD written), neither reports it."""
+    path = tmp_path / "bad.jsonl"
+    data = TEXT.encode().replace(b"the parser", b"the p\xffrser").replace(b"src/parse", b"src/p\xc3(rse")
+    path.write_bytes(data)
+    shown = data.decode("utf-8", "replace")  # what the editor decodes and sends
+    uri = path.as_uri()
+    editor, fresh = _start(tmp_path, "incremental"), _start(tmp_path, "fresh")
+    try:
+        with editor.bound(BOUND):
+            editor.initialize()
+            fresh.initialize()
+            lines = shown.split("\n")
+            versions = iter(range(1, 100))
+
+            def fresh_open() -> list[tuple[Any, ...]]:
+                version = next(versions)
+                _open(fresh, uri, "\n".join(lines), version)
+                found = fresh.diagnostics(uri, version)
+                fresh.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+                return _shape(found)
+
+            _open(editor, uri, shown)
+            opened = editor.diagnostics(uri, 1)
+            assert _shape(opened) == fresh_open()
+            (utf8,) = [d for d in opened if d["code"] == "ELY006"]
+            start = utf8["range"]["start"]
+            assert (start["line"], start["character"]) == (1, lines[1].index("\ufffd"))
+            assert "the editor shows each invalid byte sequence as U+FFFD" in utf8["message"]
+            assert "saving writes that character" in utf8["message"]
+            version = 1
+            cwd = lines[0].index("/project") + len("/project")
+            at = lines[1].index("\ufffd") + 1
+            steps = [("an edit elsewhere", 0, cwd, 0, "x", {1, 2}), ("its undo", 0, cwd, 1, "", {1, 2}),
+                     ("an edit of a decoded line", 1, at, 0, "y", {2}), ("its undo", 1, at, 1, "", {1, 2})]
+            for name, line, col, length, new, marked in steps:
+                version += 1
+                editor.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                         "contentChanges": [_change((line, col), (line, col + length),
+                                                                                    new)]})
+                lines[line] = lines[line][:col] + new + lines[line][col + length:]
+                found = _shape(editor.diagnostics(uri, version))
+                assert found == fresh_open(), name
+                reports = [d for d in editor.diagnostics(uri, version) if d["code"] == "ELY006"]
+                related = {r["location"]["range"]["start"]["line"]
+                           for d in reports for r in d.get("relatedInformation", [])}
+                assert {d["range"]["start"]["line"] for d in reports} | related == marked, name
+            pushes = len(editor.published)
+            path.write_text("\n".join(lines), encoding="utf-8")  # the editor saves: U+FFFD is written
+            editor.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+            deadline = time.monotonic() + BOUND
+            while len(editor.published) == pushes:
+                assert time.monotonic() < deadline, "no diagnostics after the save"
+                time.sleep(0.05)
+            saved = _shape(editor.published[-1]["diagnostics"])
+            assert saved == fresh_open() and not [d for d in saved if d[0] == "ELY006"]
+        assert "Traceback" not in editor.stderr() + fresh.stderr()
+    finally:
+        editor.close()
+        fresh.close()

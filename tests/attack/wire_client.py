@@ -46,6 +46,8 @@ class WireClient:
         self.process = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
         self._ids = itertools.count(1)
         self._responses: dict[int | str | None, Message] = {}
+        self.published: list[Message] = []
+        """The params of every publishDiagnostics, in order."""
         self._arrived = threading.Condition()
         self.eof = threading.Event()
         self._deadline: float | None = None
@@ -74,8 +76,13 @@ class WireClient:
                 self._arrived.notify_all()
 
     def _dispatch(self, message: Message) -> None:
-        """Keep responses; the server's notifications (diagnostics, log lines) are not what these tests check."""
-        if "method" in message and "id" in message:
+        """Keep responses and published diagnostics; the server's other notifications (log lines) are not what
+        these tests check."""
+        if message.get("method") == "textDocument/publishDiagnostics":
+            with self._arrived:
+                self.published.append(message["params"])
+                self._arrived.notify_all()
+        elif "method" in message and "id" in message:
             # the server asks something of the client (capability registration, ...): say yes with nothing
             self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
         elif "id" in message:
@@ -108,6 +115,19 @@ class WireClient:
                     raise ServerTimeout(f"no response to {msg_id!r} within the bound")
                 self._arrived.wait(remaining)
             return self._responses.pop(msg_id)
+
+    def diagnostics(self, uri: str, version: int) -> list[Message]:
+        """The diagnostics published for this version of `uri` (waiting for them within the bound)."""
+        until = self._until()
+        with self._arrived:
+            while not (found := [p for p in self.published if p["uri"] == uri and p.get("version") == version]):
+                remaining = until - time.monotonic()
+                if self.eof.is_set():
+                    raise AssertionError(f"the server closed its output before publishing {uri} v{version}")
+                if remaining <= 0:
+                    raise ServerTimeout(f"no diagnostics for {uri} v{version} within the bound")
+                self._arrived.wait(remaining)
+            return list(found[-1]["diagnostics"])
 
     def stray(self) -> dict[int | str | None, Message]:
         """The responses nobody waited for (an error with a null id, an answer to a request sent twice), taken."""
@@ -150,11 +170,13 @@ class WireClient:
 
     # the session -----------------------------------------------------------------------------------------------
 
-    def initialize(self) -> Any:
-        """A plain client: UTF-16 positions, pushed diagnostics, no workspace/configuration, versioned edits."""
+    def initialize(self, encoding: str | None = None) -> Any:
+        """A plain client: UTF-16 positions (or the `encoding` it offers), pushed diagnostics, no
+        workspace/configuration, versioned edits."""
+        general = {"general": {"positionEncodings": [encoding]}} if encoding else {}
         result = self.result("initialize", {
             "processId": None, "rootUri": None,
-            "capabilities": {"workspace": {"workspaceEdit": {"documentChanges": True}}},
+            "capabilities": {"workspace": {"workspaceEdit": {"documentChanges": True}}, **general},
             "initializationOptions": {"diagnosticsDelayMs": 10},
         })
         self.notify("initialized", {})

@@ -32,13 +32,19 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
 def units(text: str, col: int, encoding: Encoding) -> int:
-    """A code-point column of `text` in the client's units, counted by encoding the text before it."""
+    """A code-point column of `text` in the client's units, counted by encoding the text before it (a lone
+    surrogate, which a UTF-16 client can hold, is one UTF-16 unit and the 3 bytes a UTF-8 client holds for it)."""
     head = text[:col]
     if encoding is Encoding.UTF8:
-        return len(head.encode("utf-8"))
+        return len(head.encode("utf-8", "surrogatepass"))
     if encoding is Encoding.UTF16:
-        return len(head.encode("utf-16-le")) // 2
+        return len(head.encode("utf-16-le", "surrogatepass")) // 2
     return len(head)
+
+
+def saved(text: str) -> str:
+    """The editor's text as it writes it to a UTF-8 file: a lone surrogate becomes U+FFFD."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def column(text: str, count: int, encoding: Encoding) -> int:
@@ -204,7 +210,7 @@ class Editor:
         lines = self.texts[uri]
         out = []
         options = Options(path=uri.removeprefix("file://"), exists=os.path.exists)  # what the server knows of it
-        for d in analyze(self.text(uri), options).diagnostics():
+        for d in analyze(saved(self.text(uri)), options).diagnostics():
             if d.code in hidden:
                 continue
             span = d.span

@@ -6,6 +6,7 @@ converted on the right line in the right units."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from lsp_features import (
@@ -16,13 +17,15 @@ from lsp_features import (
     locations,
     markdown,
     open_session,
+    plain,
     position,
     range_tuple,
     span,
 )
-from lsp_harness import Editor, units
+from lsp_harness import Editor, saved, shape, units
 from lsprotocol import types
 
+from session_lsp.analysis import Options, analyze, features
 from session_lsp.analysis.text import Encoding
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -121,3 +124,24 @@ async def test_selection_range_after_emoji(shared_editor: Editor) -> None:
     assert range_tuple(found[0].range) == range_tuple(span(editor, uri, 3, start, end))
     assert found[0].parent is not None
     assert range_tuple(found[0].parent.range) == range_tuple(span(editor, uri, 3, text.index('"call_id"'), end))
+
+
+async def test_edits_after_a_lone_surrogate(shared_editor: Editor) -> None:
+    """A lone surrogate in the editor's text (a UTF-16 client sends it as `"\\ud800"`): every edit after it on its
+    line lands where it does in the editor, and the diagnostics keep coming, equal to those of the editor's text as
+    it would be saved (the surrogate as U+FFFD), in this client's units."""
+    editor = shared_editor
+    text = ELYRA.replace("naïve 😀😀😀😀 question", "naïve \ud800 😀 question")
+    uri, diagnostics = await open_session(editor, text, "surrogate")
+    assert shape(diagnostics) == editor.expected(uri)
+    line = editor.texts[uri][1]
+    for needle, offset, length, new in [("\ud800", 1, 0, " more"), ('question"', 8, 1, ""),
+                                        ("question", 8, 0, '"'), ("question", 0, 0, "\udfff")]:
+        line = editor.texts[uri][1]
+        start = line.index(needle) + offset
+        diagnostics = await editor.edit(uri, 1, start, 1, start + length, new)
+        assert shape(diagnostics) == editor.expected(uri), (needle, new)
+    tree = plain(await editor.client.protocol.send_request_async("sessionLsp/tree", {"textDocument": {"uri": uri}}))
+    options = Options(path=uri.removeprefix("file://"), exists=os.path.exists)
+    assert tree == features.tree(analyze(saved(editor.text(uri)), options))
+    assert tree["nodes"][0]["title"] == "user: naïve \ufffd more 😀 \ufffdquestion"

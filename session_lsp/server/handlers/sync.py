@@ -1,4 +1,4 @@
-"""didOpen / didChange / didClose: keep the store's `Document`s in step with the editor.
+"""didOpen / didChange / didSave / didClose: keep the store's `Document`s in step with the editor.
 
 The first analysis of a file (a second or so for 45 MB) and every edit run in a worker thread under the
 document's lock, so other documents and requests keep being served, and later changes queue behind it in order.
@@ -11,7 +11,7 @@ import logging
 from lsprotocol import types
 
 from ..app import SessionServer
-from ..documents import apply_changes, build
+from ..documents import apply_changes, build, reread
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +49,20 @@ async def did_change(ls: SessionServer, params: types.DidChangeTextDocumentParam
         ls.publisher.schedule(entry)
 
 
+async def did_save(ls: SessionServer, params: types.DidSaveTextDocumentParams) -> None:
+    """The editor wrote the file: a document whose lines were read from invalid UTF-8 (ELY006, THN002) reads the
+    disk again, so it says what a fresh open of the saved file says."""
+    entry = ls.store.get(params.text_document.uri)
+    if entry is None:
+        return
+    async with entry.lock:
+        if entry.doc is None or not entry.doc.replaced or not await ls.run(reread, entry.uri, entry.doc):
+            return
+        entry.rereads += 1
+    if not ls.pull and entry.current:
+        ls.publisher.schedule(entry, 0)
+
+
 async def did_close(ls: SessionServer, params: types.DidCloseTextDocumentParams) -> None:
     if ls.store.remove(params.text_document.uri) is not None and not ls.pull:
         ls.publisher.clear(params.text_document.uri)
@@ -57,4 +71,5 @@ async def did_close(ls: SessionServer, params: types.DidCloseTextDocumentParams)
 def register(server: SessionServer) -> None:
     server.feature(types.TEXT_DOCUMENT_DID_OPEN)(did_open)
     server.feature(types.TEXT_DOCUMENT_DID_CHANGE)(did_change)
+    server.feature(types.TEXT_DOCUMENT_DID_SAVE)(did_save)
     server.feature(types.TEXT_DOCUMENT_DID_CLOSE)(did_close)
