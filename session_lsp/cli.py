@@ -8,6 +8,7 @@ from `session_lsp.analysis`; the server is imported only by `serve`, so `check` 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import sys
@@ -42,9 +43,10 @@ class UsageError(Exception):
 
 
 class Item(msgspec.Struct):
-    """One diagnostic as `--format json` prints it: 1-based lines, 1-based code-point columns."""
+    """One diagnostic as `--format json` prints it: 1-based lines, 1-based code-point columns; `path` is already
+    JSON (`json_path`)."""
 
-    path: str
+    path: msgspec.Raw
     line: int
     column: int
     end_line: int
@@ -156,6 +158,25 @@ def opened(source: Source, options: Options, data: bytes | None = None) -> Itera
 # Output formats
 
 
+def shown(path: str) -> str:
+    """A path (or a message naming one) as text: a byte of a file name that is not UTF-8, which Python keeps as a
+    surrogate escape (U+DC80-U+DCFF), is written `\\xNN`, as `ls -b` does; everything else is unchanged."""
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to (a lone one from elsewhere): \udNNN
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def json_path(path: str) -> msgspec.Raw:
+    """A path as a JSON string. A file name whose bytes are not UTF-8 keeps them as `\\udcNN` escapes (Python's
+    surrogateescape, so `os.fsencode(json.loads(...))` gives the bytes back); valid UTF-8 is written as it is."""
+    try:
+        return msgspec.Raw(msgspec.json.encode(path))
+    except UnicodeEncodeError:
+        return msgspec.Raw(json.dumps(path).encode("ascii"))
+
+
 def _one_line(message: str) -> str:
     return message.replace("\r", " ").replace("\n", " ")
 
@@ -181,7 +202,7 @@ def format_github(name: str, diagnostic: Diagnostic) -> str:
     return f"::{GITHUB_LEVELS[diagnostic.severity]} {properties}::{_github_escape(diagnostic.message)}"
 
 
-def to_item(name: str, diagnostic: Diagnostic) -> Item:
+def to_item(name: msgspec.Raw, diagnostic: Diagnostic) -> Item:
     span = diagnostic.span
     return Item(name, span.line + 1, span.start + 1, span.end_line + 1, span.end + 1, diagnostic.severity.label,
                 diagnostic.code, diagnostic.message)
@@ -198,8 +219,9 @@ class Report:
         self.counts = {severity: 0 for severity in Severity}
         self._items: list[bytes] = []
 
-    def add(self, name: str, label: str, line_count: int, diagnostics: Sequence[Diagnostic]) -> None:
+    def add(self, path: str, label: str, line_count: int, diagnostics: Sequence[Diagnostic]) -> None:
         self.files += 1
+        name = shown(path)
         if self.verbose:
             count = len(diagnostics)
             note = (f"{name}: {label}, {line_count} line{'' if line_count == 1 else 's'}, "
@@ -209,7 +231,8 @@ class Report:
             self.counts[diagnostic.severity] += 1
         if self.style == "json":
             encode = msgspec.json.encode
-            self._items.extend(encode(to_item(name, d)) for d in diagnostics)
+            raw = json_path(path)
+            self._items.extend(encode(to_item(raw, d)) for d in diagnostics)
         else:
             render = format_github if self.style == "github" else format_text
             if diagnostics:
@@ -380,7 +403,7 @@ def check(args: argparse.Namespace) -> int:
     progress.clear()
     report.finish()
     for problem in problems:
-        print(f"session-lsp: error: {problem}", file=sys.stderr)
+        print(f"session-lsp: error: {shown(problem)}", file=sys.stderr)
     if problems:
         return EXIT_USAGE
     return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
@@ -408,12 +431,12 @@ def context(args: argparse.Namespace) -> int:
         _print_json(payload)
         return EXIT_CLEAN
     if "leaf" not in payload:
-        print(f"{args.path}: {payload['label']}: no model context (not a pi session)")
+        print(f"{shown(args.path)}: {payload['label']}: no model context (not a pi session)")
         return EXIT_CLEAN
     messages = payload["messages"]
     leaf = payload["leaf"]
     where = f"from the entry on line {leaf + 1}" if leaf is not None else "(no entries)"
-    print(f"{args.path}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
+    print(f"{shown(args.path)}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
           f"{where}")
     for number, message in enumerate(messages, 1):
         source = f"line {message['line'] + 1}" if message["line"] is not None else "synthetic"
@@ -434,13 +457,13 @@ def tree(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     nodes = payload["nodes"]
     if "leaf" not in payload:
-        print(f"{args.path}: {payload['label']}: {payload['entry_count']} records")
+        print(f"{shown(args.path)}: {payload['label']}: {payload['entry_count']} records")
         for node in nodes:
             print(f"  line {node['line'] + 1}: {node.get('kind', '')} {node['title']}")
         return EXIT_CLEAN
     by_line = {node["line"]: node for node in nodes}
     leaf = payload["leaf"]
-    print(f"{args.path}: {payload['entry_count']} entries, leaf on line {leaf + 1 if leaf is not None else '-'}, "
+    print(f"{shown(args.path)}: {payload['entry_count']} entries, leaf on line {leaf + 1 if leaf is not None else '-'}, "
           f"{len(payload['active_path'])} on the active path")
     stack = [(root, 0) for root in reversed(payload["roots"])]
     seen: set[int] = set()
@@ -572,7 +595,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except UsageError as error:
-        print(f"session-lsp: error: {error}", file=sys.stderr)
+        print(f"session-lsp: error: {shown(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader went away (`session-lsp check | head`): stop quietly, and keep Python from complaining again

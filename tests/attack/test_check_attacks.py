@@ -7,6 +7,7 @@ Inputs are generated in the test's temporary folder, never committed.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -145,3 +146,38 @@ def test_a_symlink_loop_and_an_unreadable_file_in_a_folder(tmp_path: Path) -> No
     run = check(str(tmp_path), timeout=20)
     assert "Traceback" not in run.stderr
     assert run.status == 2 and "gone.jsonl: cannot read file" in run.stderr
+
+
+@pytest.mark.parametrize("style", ["text", "json", "github"])
+def test_a_file_name_that_is_not_utf8_is_printed_in_every_format(style: str, tmp_path: Path) -> None:
+    """File names are bytes: one that is not UTF-8 is printed with those bytes escaped (`\\xNN` in text and GitHub
+    annotations, `\\udcNN` in JSON, from which os.fsencode gives the bytes back), on a strict UTF-8 stdout."""
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    name = b"bad\xff\xfe name.jsonl"
+    (folder / os.fsdecode(name)).write_bytes(HEADER + USER.replace(b'"role":"user"', b'"role":["user"]'))
+    run = subprocess.run([sys.executable, "-m", "session_lsp", "check", "--format", style, "-v", str(folder)],
+                         capture_output=True, cwd=ROOT, timeout=60,
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"})
+    stdout, stderr = run.stdout.decode("utf-8"), run.stderr.decode("utf-8")  # both valid UTF-8
+    assert "Traceback" not in stderr, stderr
+    assert run.returncode == 1, stderr
+    shown = str(folder) + "/bad\\xff\\xfe name.jsonl"
+    if style == "json":
+        items = json.loads(stdout)  # msgspec refuses a lone surrogate escape; JSON allows it
+        assert {item["code"] for item in items} >= {"ELY033"}
+        assert {os.fsencode(item["path"]) for item in items} == {bytes(folder) + b"/" + name}
+        assert shown in stderr  # the -v line
+    elif style == "text":
+        assert f"{shown}:2:" in stdout and f"{shown}: Elyra v3, 2 lines" in stdout
+    else:
+        assert f"file={shown.replace(':', '%3A').replace(',', '%2C')},line=2," in stdout
+
+
+def test_a_missing_path_that_is_not_utf8_is_named_in_its_error(tmp_path: Path) -> None:
+    missing = os.fsdecode(bytes(tmp_path) + b"/gone\xff.jsonl")
+    run = subprocess.run([sys.executable, "-m", "session_lsp", "check", missing], capture_output=True, cwd=ROOT,
+                         timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"})
+    stderr = run.stderr.decode("utf-8")
+    assert run.returncode == 2 and "Traceback" not in stderr
+    assert stderr.strip() == f"session-lsp: error: {tmp_path}/gone\\xff.jsonl: no such file or directory"
