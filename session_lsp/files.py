@@ -23,6 +23,18 @@ class NotReadable(Exception):
     """A path that is not read: not a regular file, or larger than the caller allows."""
 
 
+def unusable(path: str) -> str | None:
+    """Why no file can have this name, else None: the OS refuses these with ValueError before any lookup, so they
+    are a caller's mistake to report as such, not a file that could not be read."""
+    if "\0" in path:
+        return "a path cannot contain a NUL character"
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:
+        return "a path cannot contain a lone surrogate (no file name decodes to one)"
+    return None
+
+
 def open_regular(path: str, max_bytes: int | None = None) -> int:
     """A descriptor for the regular file at `path`. A FIFO would block the reader forever, /dev/zero would never
     end, and a directory has nothing to analyse: the path is opened without blocking and checked with fstat before

@@ -98,24 +98,46 @@ def shape(value: Any, path: Sequence[Step]) -> tuple[Any, ...]:
     return (kind if isinstance(kind, str) else None, role if isinstance(role, str) else None, *out)
 
 
-def mutations(path: Path, seen: set[tuple[Any, ...]] | None = None) -> Iterator[tuple[Mutation, str]]:
-    """Every mutation of the file, with the mutated text; with `seen`, only those of a shape not in it yet."""
-    lines = split_lines(path.read_bytes().decode())
-    name = str(path.relative_to(ROOT))
-    for number, line in enumerate(lines):
+def _values(path: Path) -> Iterator[tuple[int, Any]]:
+    """Each line of the file that is JSON, decoded."""
+    for number, line in enumerate(split_lines(path.read_bytes().decode())):
         try:
-            value = msgspec.json.decode(line)
+            yield number, msgspec.json.decode(line)
         except msgspec.DecodeError:
             continue
-        for where in ((), *paths(value)):
-            if seen is not None:
+
+
+def sweep_plan() -> dict[Path, set[tuple[int, tuple[Step, ...]]]]:
+    """For each file, the (line, path)s whose shape no earlier place (in `FILES` order) has: every field of every
+    entry shape once, not the hundredth `usage.cost.input` of one more assistant message."""
+    seen: set[tuple[Any, ...]] = set()
+    plan: dict[Path, set[tuple[int, tuple[Step, ...]]]] = {}
+    for path in FILES:
+        plan[path] = set()
+        for number, value in _values(path):
+            for where in ((), *paths(value)):
                 key = shape(value, where)
-                if key in seen:
-                    continue
-                seen.add(key)
+                if key not in seen:
+                    seen.add(key)
+                    plan[path].add((number, where))
+    return plan
+
+
+def mutate(lines: Sequence[str], number: int, value: Any, where: Sequence[Step], new: Any) -> str:
+    text = msgspec.json.encode(replaced(value, where, new)).decode()
+    return "\n".join([*lines[:number], text, *lines[number + 1:]])
+
+
+def mutations(path: Path, only: set[tuple[int, tuple[Step, ...]]] | None = None) -> Iterator[tuple[Mutation, str]]:
+    """Every mutation of the file (with `only`, at those places), with the mutated text."""
+    lines = split_lines(path.read_bytes().decode())
+    name = str(path.relative_to(ROOT))
+    for number, value in _values(path):
+        for where in ((), *paths(value)):
+            if only is not None and (number, where) not in only:
+                continue
             for kind, new in KINDS.items():
-                text = msgspec.json.encode(replaced(value, where, new)).decode()
-                yield Mutation(name, number, where, kind), "\n".join([*lines[:number], text, *lines[number + 1:]])
+                yield Mutation(name, number, where, kind), mutate(lines, number, value, where, new)
 
 
 def around(text: str, line: int, path: Sequence[Step]) -> dict[int, list[int]]:
