@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import IO, NoReturn
 
@@ -295,10 +296,12 @@ _worker_settings: CheckSettings | None = None
 """A worker process's settings, set once by `_start_worker`."""
 
 
-def _start_worker(settings: CheckSettings) -> None:
-    """Ctrl-C reaches the whole process group: a worker just ends (no traceback), and the parent reports it."""
+def _start_worker(settings: CheckSettings, interrupt: signal.Handlers) -> None:
+    """Ctrl-C reaches the whole process group: a worker just ends (no traceback), and the parent reports it. A
+    `check` started with SIGINT ignored (a background job of a shell without job control, `nohup`) keeps ignoring
+    it in its workers too, or a Ctrl-C meant for another program would break its run."""
     global _worker_settings
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, interrupt)
     _worker_settings = settings
 
 
@@ -337,7 +340,8 @@ def checked(sources: Sequence[Source], settings: CheckSettings, jobs: int) -> It
         tasks.append((source, sys.stdin.buffer.read() if source.path is None else None))
     sys.stdout.flush()
     sys.stderr.flush()
-    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings,))
+    interrupt = signal.SIG_IGN if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else signal.SIG_DFL
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings, interrupt))
     try:
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk_size(len(tasks), jobs))
     finally:  # left early (`check | head` closed the pipe): the chunks not started yet are dropped, not checked
@@ -392,14 +396,21 @@ def check(args: argparse.Namespace) -> int:
     progress = Progress(len(sources), sys.stderr)
     # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
     interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
-    for done, (source, outcome) in enumerate(zip(sources, checked(sources, settings, args.jobs), strict=True), 1):
-        if isinstance(outcome, str):
-            problems.append(outcome)
-        else:
-            if interleaved:
-                progress.clear()
-            report.add(source.name, outcome.label, outcome.line_count, outcome.diagnostics)
-        progress.update(done)
+    done = 0
+    try:
+        for source, outcome in zip(sources, checked(sources, settings, args.jobs), strict=True):
+            done += 1
+            if isinstance(outcome, str):
+                problems.append(outcome)
+            else:
+                if interleaved:
+                    progress.clear()
+                report.add(source.name, outcome.label, outcome.line_count, outcome.diagnostics)
+            progress.update(done)
+    except BrokenProcessPool:  # killed by a signal or the kernel's OOM killer: what was checked is still printed
+        lost = len(sources) - done
+        problems.append(f"a worker process ended abruptly (killed by a signal, or out of memory): {lost} "
+                        f"file{'' if lost == 1 else 's'} not checked")
     progress.clear()
     report.finish()
     for problem in problems:
@@ -507,9 +518,13 @@ def parse_tcp(value: str) -> tuple[str, int]:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from .server import CannotListen
     from .server import serve as run_server
 
-    run_server(getattr(args, "tcp", None))
+    try:
+        run_server(getattr(args, "tcp", None))
+    except CannotListen as error:
+        raise UsageError(str(error)) from None
     return EXIT_CLEAN
 
 
