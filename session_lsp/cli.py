@@ -474,8 +474,8 @@ def tree(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     by_line = {node["line"]: node for node in nodes}
     leaf = payload["leaf"]
-    print(f"{shown(args.path)}: {payload['entry_count']} entries, leaf on line {leaf + 1 if leaf is not None else '-'}, "
-          f"{len(payload['active_path'])} on the active path")
+    print(f"{shown(args.path)}: {payload['entry_count']} entries, leaf on line "
+          f"{leaf + 1 if leaf is not None else '-'}, {len(payload['active_path'])} on the active path")
     stack = [(root, 0) for root in reversed(payload["roots"])]
     seen: set[int] = set()
     while stack:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ FILES = (
 )
 """Real files (pi 1.6 and 0.73 Elyra, thndrs) and v1/v2 cases: every entry type and role they write."""
 
-NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 Step = str | int
 
@@ -76,9 +76,9 @@ def replaced(value: Any, path: Sequence[Step], new: Any) -> Any:
         return new
     head, rest = path[0], path[1:]
     if isinstance(value, dict):
-        return {**value, head: replaced(value[head], rest, new)}  # type: ignore[index]
+        return {**value, head: replaced(value[head], rest, new)}
     copy = list(value)
-    copy[head] = replaced(copy[head], rest, new)  # type: ignore[index]
+    copy[head] = replaced(copy[head], rest, new)  # type: ignore[index]  # an object's step is a key, an array's an index
     return copy
 
 

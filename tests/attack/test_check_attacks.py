@@ -181,3 +181,39 @@ def test_a_missing_path_that_is_not_utf8_is_named_in_its_error(tmp_path: Path) -
     stderr = run.stderr.decode("utf-8")
     assert run.returncode == 2 and "Traceback" not in stderr
     assert stderr.strip() == f"session-lsp: error: {tmp_path}/gone\\xff.jsonl: no such file or directory"
+
+
+def _sparse(path: Path, head: bytes, size: int, tail: bytes) -> None:
+    """`head`, then NUL bytes up to `size` that take no disk space (a hole, as `truncate -s` makes), then `tail`."""
+    with path.open("wb") as out:
+        out.write(head)
+        out.truncate(size)
+        out.seek(size)
+        out.write(tail)
+
+
+GIB = 1024 * MIB
+
+
+@pytest.mark.parametrize("where", ["a 2 GiB file of NULs without a newline", "a 600 MiB line between two entries"])
+def test_a_line_too_long_to_hold_is_reported_without_holding_it(where: str, tmp_path: Path) -> None:
+    """A line past the longest JavaScript string (pi throws "Invalid string length" reading it) is dropped as it
+    is read: SLS002 says how long it was, the lines after it are checked, and memory stays near the limit (the
+    line is put together up to the limit, then only its end is looked for); 6.3 GB was the peak before."""
+    path = tmp_path / "huge.jsonl"
+    if where.startswith("a 2 GiB"):
+        _sparse(path, b"", 2 * GIB, b"")
+        codes, status = {"SLS002"}, 1
+    else:
+        _sparse(path, HEADER, len(HEADER) + 600 * MIB, b"\n" + USER.replace(b'"parentId":null', b'"parentId":"a0"'))
+        codes, status = {"SLS002", "ELY042"}, 1
+    run = check(str(path), timeout=600)
+    assert "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert run.status == status, run.stderr[-2000:]
+    assert codes <= _codes(run)
+    items = msgspec.json.decode(run.stdout)
+    line = next(item for item in items if item["code"] == "SLS002")
+    assert line["line"] == (1 if where.startswith("a 2 GiB") else 2)
+    expected = 2 * GIB if where.startswith("a 2 GiB") else 600 * MIB
+    assert f"a line of {expected:,} bytes" in line["message"]
+    assert run.peak_mib < 1024, f"{run.peak_mib:.0f} MiB"

@@ -22,9 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from session_lsp.analysis import analyze, features
-from session_lsp.analysis.text import split_lines
-from tests.attack.confusion import (
+from attack.confusion import (
     FILES,
     KINDS,
     ROOT,
@@ -37,6 +35,8 @@ from tests.attack.confusion import (
     positions,
     sweep_plan,
 )
+from session_lsp.analysis import analyze, features
+from session_lsp.analysis.text import split_lines
 
 HEADER = '{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}'
 USER = ('{"type":"message","id":"a0000001","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z",'
