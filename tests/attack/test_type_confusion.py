@@ -140,3 +140,23 @@ def test_several_fields_of_any_kind_at_every_position(case: tuple[str, str, dict
         exercise(text, probes, pi_versions=(release,))
     except Exception as error:
         raise AssertionError(_failure(name, error)) from error
+
+
+def test_the_server_answers_the_context_of_such_a_file(tmp_path: Path) -> None:
+    """sessionLsp/context answered -32603 (and logged a traceback) for a stop reason that is an array."""
+    from attack.wire_client import WireClient
+
+    message = msgspec.json.decode(ASSISTANT)
+    message["message"]["stopReason"] = {"x": 1}
+    uri = (tmp_path / "s.jsonl").as_uri()
+    client = WireClient(tmp_path / "server.stderr", 60)
+    try:
+        client.initialize()
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "jsonl", "version": 1,
+            "text": "\n".join([HEADER, USER, msgspec.json.encode(message).decode(), ""])}})
+        result = client.result("sessionLsp/context", {"textDocument": {"uri": uri}, "line": 2})
+        assert [m["role"] for m in result["messages"]] == ["user", "assistant"]
+        assert "Traceback" not in client.stderr()
+    finally:
+        client.close()
