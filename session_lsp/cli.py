@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import IO, NoReturn
 
@@ -44,9 +46,10 @@ class UsageError(Exception):
 
 
 class Item(msgspec.Struct):
-    """One diagnostic as `--format json` prints it: 1-based lines, 1-based code-point columns."""
+    """One diagnostic as `--format json` prints it: 1-based lines, 1-based code-point columns; `path` is already
+    JSON (`json_path`)."""
 
-    path: str
+    path: msgspec.Raw
     line: int
     column: int
     end_line: int
@@ -203,6 +206,25 @@ def opened(source: Source, options: Options, data: bytes | None = None) -> Itera
 # Output formats
 
 
+def shown(path: str) -> str:
+    """A path (or a message naming one) as text: a byte of a file name that is not UTF-8, which Python keeps as a
+    surrogate escape (U+DC80-U+DCFF), is written `\\xNN`, as `ls -b` does; everything else is unchanged."""
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to (a lone one from elsewhere): \udNNN
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def json_path(path: str) -> msgspec.Raw:
+    """A path as a JSON string. A file name whose bytes are not UTF-8 keeps them as `\\udcNN` escapes (Python's
+    surrogateescape, so `os.fsencode(json.loads(...))` gives the bytes back); valid UTF-8 is written as it is."""
+    try:
+        return msgspec.Raw(msgspec.json.encode(path))
+    except UnicodeEncodeError:
+        return msgspec.Raw(json.dumps(path).encode("ascii"))
+
+
 def _one_line(message: str) -> str:
     return message.replace("\r", " ").replace("\n", " ")
 
@@ -228,7 +250,7 @@ def format_github(name: str, diagnostic: Diagnostic) -> str:
     return f"::{GITHUB_LEVELS[diagnostic.severity]} {properties}::{_github_escape(diagnostic.message)}"
 
 
-def to_item(name: str, diagnostic: Diagnostic) -> Item:
+def to_item(name: msgspec.Raw, diagnostic: Diagnostic) -> Item:
     span = diagnostic.span
     return Item(name, span.line + 1, span.start + 1, span.end_line + 1, span.end + 1, diagnostic.severity.label,
                 diagnostic.code, diagnostic.message)
@@ -245,8 +267,9 @@ class Report:
         self.counts = {severity: 0 for severity in Severity}
         self._items: list[bytes] = []
 
-    def add(self, name: str, label: str, line_count: int, diagnostics: Sequence[Diagnostic]) -> None:
+    def add(self, path: str, label: str, line_count: int, diagnostics: Sequence[Diagnostic]) -> None:
         self.files += 1
+        name = shown(path)
         if self.verbose:
             count = len(diagnostics)
             note = (f"{name}: {label}, {line_count} line{'' if line_count == 1 else 's'}, "
@@ -256,7 +279,8 @@ class Report:
             self.counts[diagnostic.severity] += 1
         if self.style == "json":
             encode = msgspec.json.encode
-            self._items.extend(encode(to_item(name, d)) for d in diagnostics)
+            raw = json_path(path)
+            self._items.extend(encode(to_item(raw, d)) for d in diagnostics)
         else:
             render = format_github if self.style == "github" else format_text
             if diagnostics:
@@ -319,10 +343,12 @@ _worker_settings: CheckSettings | None = None
 """A worker process's settings, set once by `_start_worker`."""
 
 
-def _start_worker(settings: CheckSettings) -> None:
-    """Ctrl-C reaches the whole process group: a worker just ends (no traceback), and the parent reports it."""
+def _start_worker(settings: CheckSettings, interrupt: signal.Handlers) -> None:
+    """Ctrl-C reaches the whole process group: a worker just ends (no traceback), and the parent reports it. A
+    `check` started with SIGINT ignored (a background job of a shell without job control, `nohup`) keeps ignoring
+    it in its workers too, or a Ctrl-C meant for another program would break its run."""
     global _worker_settings
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, interrupt)
     _worker_settings = settings
 
 
@@ -361,7 +387,8 @@ def checked(sources: Sequence[Source], settings: CheckSettings, jobs: int) -> It
         tasks.append((source, sys.stdin.buffer.read() if source.path is None else None))
     sys.stdout.flush()
     sys.stderr.flush()
-    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings,))
+    interrupt = signal.SIG_IGN if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else signal.SIG_DFL
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings, interrupt))
     try:
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk_size(len(tasks), jobs))
     finally:  # left early (`check | head` closed the pipe): the chunks not started yet are dropped, not checked
@@ -420,18 +447,25 @@ def check(args: argparse.Namespace) -> int:
         print(args.pi_version_note, file=sys.stdout if args.format == "text" else sys.stderr)
     # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
     interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
-    for done, (source, outcome) in enumerate(zip(sources, checked(sources, settings, args.jobs), strict=True), 1):
-        if isinstance(outcome, str):
-            problems.append(outcome)
-        else:
-            if interleaved:
-                progress.clear()
-            report.add(source.name, outcome.label, outcome.line_count, outcome.diagnostics)
-        progress.update(done)
+    done = 0
+    try:
+        for source, outcome in zip(sources, checked(sources, settings, args.jobs), strict=True):
+            done += 1
+            if isinstance(outcome, str):
+                problems.append(outcome)
+            else:
+                if interleaved:
+                    progress.clear()
+                report.add(source.name, outcome.label, outcome.line_count, outcome.diagnostics)
+            progress.update(done)
+    except BrokenProcessPool:  # killed by a signal or the kernel's OOM killer: what was checked is still printed
+        lost = len(sources) - done
+        problems.append(f"a worker process ended abruptly (killed by a signal, or out of memory): {lost} "
+                        f"file{'' if lost == 1 else 's'} not checked")
     progress.clear()
     report.finish()
     for problem in problems:
-        print(f"session-lsp: error: {problem}", file=sys.stderr)
+        print(f"session-lsp: error: {shown(problem)}", file=sys.stderr)
     if problems:
         return EXIT_USAGE
     return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
@@ -465,12 +499,12 @@ def context(args: argparse.Namespace) -> int:
         _print_json(payload)
         return EXIT_CLEAN
     if "leaf" not in payload:
-        print(f"{args.path}: {payload['label']}: no model context (not a pi session)")
+        print(f"{shown(args.path)}: {payload['label']}: no model context (not a pi session)")
         return EXIT_CLEAN
     messages = payload["messages"]
     leaf = payload["leaf"]
     where = f"from the entry on line {leaf + 1}" if leaf is not None else "(no entries)"
-    print(f"{args.path}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
+    print(f"{shown(args.path)}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
           f"{where}")
     for number, message in enumerate(messages, 1):
         source = f"line {message['line'] + 1}" if message["line"] is not None else "synthetic"
@@ -511,14 +545,14 @@ def tree(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     nodes = payload["nodes"]
     if "leaf" not in payload:
-        print(f"{args.path}: {payload['label']}: {payload['entry_count']} records")
+        print(f"{shown(args.path)}: {payload['label']}: {payload['entry_count']} records")
         for node in nodes:
             print(f"  line {node['line'] + 1}: {node.get('kind', '')} {node['title']}")
         return EXIT_CLEAN
     by_line = {node["line"]: node for node in nodes}
     leaf = payload["leaf"]
-    print(f"{args.path}: {payload['entry_count']} entries, leaf on line {leaf + 1 if leaf is not None else '-'}, "
-          f"{len(payload['active_path'])} on the active path")
+    print(f"{shown(args.path)}: {payload['entry_count']} entries, leaf on line "
+          f"{leaf + 1 if leaf is not None else '-'}, {len(payload['active_path'])} on the active path")
     stack = [(root, 0) for root in reversed(payload["roots"])]
     seen: set[int] = set()
     while stack:
@@ -582,13 +616,17 @@ WAITING = ("session-lsp: this is the language server: it waits for an editor's L
 
 
 def serve(args: argparse.Namespace) -> int:
+    from .server import CannotListen
     from .server import serve as run_server
 
     tcp = getattr(args, "tcp", None)
     if tcp is None and _is_terminal(sys.stdin):  # someone typed `session-lsp`, not an editor starting it
         sys.stderr.write(WAITING)
         sys.stderr.flush()
-    run_server(tcp)
+    try:
+        run_server(tcp)
+    except CannotListen as error:
+        raise UsageError(str(error)) from None
     return EXIT_CLEAN
 
 
@@ -687,7 +725,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except UsageError as error:
-        print(f"session-lsp: error: {error}", file=sys.stderr)
+        print(f"session-lsp: error: {shown(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
         # The reader went away (`session-lsp check | head`): stop quietly, and keep Python from complaining again

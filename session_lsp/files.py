@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import stat
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import accumulate
 from types import TracebackType
 
@@ -18,9 +18,26 @@ from .analysis.text import decode_line
 CHUNK = 1 << 20
 """Bytes read at a time while streaming: large enough that the reads cost nothing, small beside any session."""
 
+LINE_LIMIT = 0x1FFFFFE8
+"""Bytes of the longest line that is read: V8's longest string (536,870,888 UTF-16 units), so no line pi can hold is
+refused. A longer line is not held: the stream drops it as it goes, looks only for its end, and hands the core an
+empty stand-in with `too_long` saying how long it was (SLS002)."""
+
 
 class NotReadable(Exception):
     """A path that is not read: not a regular file, or larger than the caller allows."""
+
+
+def unusable(path: str) -> str | None:
+    """Why no file can have this name, else None: the OS refuses these with ValueError before any lookup, so they
+    are a caller's mistake to report as such, not a file that could not be read."""
+    if "\0" in path:
+        return "a path cannot contain a NUL character"
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:
+        return "a path cannot contain a lone surrogate (no file name decodes to one)"
+    return None
 
 
 def open_regular(path: str, max_bytes: int | None = None) -> int:
@@ -46,9 +63,12 @@ class FileLines(StreamedLines):
     first, so a line read back comes from the file that was streamed, even if it was renamed or replaced since.
     Use it as a context manager: it closes the descriptor."""
 
-    def __init__(self, path: str, max_bytes: int | None = None, chunk: int = CHUNK) -> None:
+    def __init__(self, path: str, max_bytes: int | None = None, chunk: int = CHUNK,
+                 max_line: int = LINE_LIMIT) -> None:
         self._descriptor = open_regular(path, max_bytes)
         self._max_bytes = max_bytes
+        self._max_line = max_line
+        self._long: dict[int, int] = {}
         self._chunk = chunk
         self._starts = array("q", [0])
         """Where each line starts; one more entry, for the line after the last "\\n", ends the list."""
@@ -72,29 +92,55 @@ class FileLines(StreamedLines):
     def invalid_utf8(self) -> Sequence[Span]:
         return self._bad
 
+    @property
+    def too_long(self) -> Mapping[int, int]:
+        return self._long
+
     def stream(self) -> Iterator[str]:
         if self._streamed:
             raise RuntimeError("a file's lines are streamed once; read them back by number")
         self._streamed = True
         size, pending = 0, bytearray()
+        dropped = -1
+        """Bytes of a line too long to hold read so far, while its end is looked for (-1: none)."""
         while chunk := os.read(self._descriptor, self._chunk):
             size += len(chunk)
             if self._max_bytes is not None and size > self._max_bytes:
                 raise NotReadable(f"grew past the limit of {self._max_bytes} bytes while being read")
+            if dropped >= 0:
+                cut = chunk.find(b"\n")
+                if cut < 0:
+                    dropped += len(chunk)
+                    continue
+                yield self._dropped(dropped + cut)
+                dropped, chunk = -1, chunk[cut + 1 :]
             cut = chunk.rfind(b"\n")
             if cut < 0:
                 pending += chunk  # a line longer than a chunk is put together in place, not copied again each time
+                if len(pending) > self._max_line:
+                    dropped, pending = len(pending), bytearray()
                 continue
             pending += chunk[:cut]
             block = bytes(pending)
             pending[:] = chunk[cut + 1 :]
             yield from self._lines(block)
         self._end = size
-        yield from self._lines(bytes(pending), last=True)
+        if dropped >= 0:
+            yield self._dropped(dropped, last=True)
+        else:
+            yield from self._lines(bytes(pending), last=True)
+
+    def _dropped(self, length: int, last: bool = False) -> str:
+        """The stand-in of a line of `length` bytes too long to hold, its start and length recorded."""
+        self._long[len(self._starts) - 1] = length
+        if not last:
+            self._starts.append(self._starts[-1] + length + 1)
+        return ""
 
     def _lines(self, block: bytes, last: bool = False) -> list[str]:
-        """The lines of `block` (whole lines, "\\n" between them), decoded at once unless some are not UTF-8; their
-        starts are recorded (the one after `block` too, unless it is the file's last line)."""
+        """The lines of `block` (whole lines, "\\n" between them), decoded at once unless some are not UTF-8 or too
+        long (a line just past the limit, completed by the chunk that ended it); their starts are recorded (the one
+        after `block` too, unless it is the file's last line)."""
         number = len(self._starts) - 1
         raws = block.split(b"\n")
         lengths = accumulate((len(raw) + 1 for raw in raws), initial=self._starts[-1])
@@ -102,6 +148,12 @@ class FileLines(StreamedLines):
         self._starts.extend(lengths)
         if last:
             self._starts.pop()
+        if len(block) > self._max_line:
+            for offset, raw in enumerate(raws):
+                if len(raw) > self._max_line:
+                    self._long[number + offset] = len(raw)
+                    raws[offset] = b""
+            return [self._decode(number + offset, raw) for offset, raw in enumerate(raws)]
         try:
             return block.decode("utf-8").split("\n")
         except UnicodeDecodeError:
@@ -116,6 +168,8 @@ class FileLines(StreamedLines):
         return len(self._starts)
 
     def _read(self, index: int) -> str:
+        if index in self._long:
+            return ""
         start = self._starts[index]
         end = self._starts[index + 1] - 1 if index + 1 < len(self._starts) else self._end
         return decode_line(os.pread(self._descriptor, end - start, start))[0]

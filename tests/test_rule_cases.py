@@ -12,7 +12,8 @@ after the fragment starts a comment, and a line starting with `#` is one.
 
 A case named `clean-*` must list nothing. The first lines of an expected file may hold directives: `#! exists`
 checks the case with `os.path.exists` passed in, as the CLI does (rules about other files on disk need it);
-`#! pi 0.73` checks it for that pi release (`--pi-version`) instead of the newest.
+`#! pi 0.73` checks it for that pi release (`--pi-version`) instead of the newest; `#! max-line N` streams the file
+as `check` does, refusing lines over N bytes (SLS002) instead of over 512 MiB.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from typing import NamedTuple
 
 import pytest
 
-from session_lsp.analysis import RULES, Options
+from session_lsp.analysis import RULES, Document, Options
 from session_lsp.analysis.diagnostics import Diagnostic
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.releases import RELEASES
 from session_lsp.analysis.registry import PLANNED
+from session_lsp.files import FileLines
 
 CASES = Path(__file__).parent / "cases"
 _RANGE = re.compile(r"(\d+):(\d+)-(?:(\d+):)?(\d+)")
@@ -83,7 +85,12 @@ def _actual(case: Path) -> list[Diagnostic]:
     exists = os.path.exists if any(words[:1] == ["exists"] for words in directives) else None
     release = next((words[1] for words in directives if words[:1] == ["pi"]), None)
     assert release is None or release in RELEASES, f"unknown pi release {release!r}"
-    document = analyze_bytes(case.read_bytes(), Options(path=case.name, exists=exists, pi_version=release))
+    options = Options(path=case.name, exists=exists, pi_version=release)
+    max_line = next((int(words[1]) for words in directives if words[:1] == ["max-line"]), None)
+    if max_line is not None:  # streamed as `check` reads a file, with a line limit small enough for a case
+        with FileLines(str(case), max_line=max_line) as lines:
+            return list(Document.streamed(lines, options).diagnostics())
+    document = analyze_bytes(case.read_bytes(), options)
     return list(document.diagnostics())
 
 

@@ -76,6 +76,12 @@ class StreamedLines(Lines):
     @abstractmethod
     def invalid_utf8(self) -> Sequence[Span]: ...
 
+    @property
+    def too_long(self) -> Mapping[int, int]:
+        """The lines too long to hold (by number, with their length in bytes), each streamed as an empty stand-in;
+        filled in as the stream goes."""
+        return {}
+
 
 EDITOR_DECODING = ("; the editor shows each invalid byte sequence as U+FFFD, and saving writes that character "
                    "(EF BF BD) in its place: the original bytes are lost")
@@ -95,6 +101,7 @@ class Document:
         self.options = options or Options()
         self.replaced = {line: tuple(columns) for line, columns in (replaced or {}).items()}
         self.resolver = AnchorResolver()
+        self._too_long: Mapping[int, int] = {}
         lines = split_lines(text)
         self._replaced_lines = self._match_replaced(enumerate(lines))
         self.invalid_utf8 = tuple(invalid_utf8) or self._replaced_spans()
@@ -107,6 +114,7 @@ class Document:
         document = cls.__new__(cls)
         document.options = options or Options()
         document.resolver = AnchorResolver()
+        document._too_long = lines.too_long
         stream = lines.stream()
         head = list(islice(stream, DETECTION_HORIZON))
         document._start(detect(head), chain(head, stream), lines, compact=not document.options.titles)
@@ -181,6 +189,9 @@ class Document:
         """The line pass of line `number`. A byte order mark at the very start is the format's to judge (pi's loader
         trims the whole file before splitting it, in some releases): when it has an issue for it, line 1 is analyzed
         without the mark, plus that issue."""
+        if self._too_long and number in self._too_long:
+            result = self.analyzer.line(text)
+            return msgspec.structs.replace(result, issues=(_too_long_issue(self._too_long[number]),))
         issue = None if number or not text.startswith(BOM) else self.face.bom_issue(self.options)
         if issue is None:
             return self.analyzer.line(text)
@@ -294,7 +305,9 @@ class Document:
 
     def _assemble(self) -> list[Diagnostic]:
         out: list[Diagnostic] = []
-        end_of_file = len(self.lines) - 1 if self.lines[-1] == "" else None  # after the final "\n": not a line
+        last = len(self.lines) - 1
+        # after the final "\n": not a line (unless it is the stand-in of a line too long to hold)
+        end_of_file = last if self.lines[-1] == "" and last not in self._too_long else None
         results, made = self.results, self._line_diagnostics
         for number in self._issue_lines:
             if number != end_of_file:
@@ -324,6 +337,12 @@ class Document:
         editor = EDITOR_DECODING if self.replaced else ""
         count = f" ({len(self.invalid_utf8)} invalid byte sequences)" if rest else ""
         return [Diagnostic(code, first, message + editor + count, rule(code).severity, related)]
+
+
+def _too_long_issue(length: int) -> LineIssue:
+    return LineIssue("SLS002", 0, 0, f"a line of {length:,} bytes, too long to hold: not read, so nothing on it is "
+                     "checked. pi reads each line into one JavaScript string, which holds at most 536,870,888 "
+                     "characters: past that it throws \"Invalid string length\" and cannot open the session")
 
 
 def _from_line_issue(number: int, issue: LineIssue) -> Diagnostic:

@@ -372,6 +372,9 @@ _RULES: tuple[Rule, ...] = (
     Rule('SLS001', 'not-a-session', Severity.INFORMATION,
          'file is not a recognised Elyra or thndrs session',
          'nothing is checked in ordinary JSON Lines files or look-alike formats'),
+    Rule('SLS002', 'line-too-long', Severity.ERROR,
+         'a line longer than the longest string JavaScript holds (536,870,888 characters), not read',
+         'pi reads each line into one string and throws "Invalid string length": the session cannot be opened'),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -9,7 +9,7 @@ import sys
 
 from pygls.exceptions import JsonRpcException
 
-from .app import SessionServer
+from .app import CannotListen, SessionServer
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005). A first analysis runs in a
@@ -57,4 +57,4 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
         server.start_tcp(*tcp)
 
 
-__all__ = ["SessionServer", "create_server", "serve"]
+__all__ = ["CannotListen", "SessionServer", "create_server", "serve"]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
+import socket
 import sys
 import threading
 from collections.abc import Callable, Generator
@@ -112,6 +114,10 @@ def _envelope_problem(data: Any) -> str | None:
         return "neither a request, a notification nor a response"
     return None
 
+
+
+class CannotListen(Exception):
+    """`serve --tcp` could not open its socket: the CLI says why in one line and exits with status 2."""
 
 class Encoded:
     """A result already encoded as JSON, in parts that make one value together."""
@@ -309,7 +315,12 @@ class SessionServer(LanguageServer):
             self.shutdown()
 
         async def listen() -> None:
-            self._server = await asyncio.start_server(connection, host, port)
+            try:
+                self._server = await asyncio.start_server(connection, host, port)
+            except OSError as error:  # a busy port, an address that is not this machine's, a host with no address
+                reason = error.strerror if isinstance(error, socket.gaierror) or not error.errno \
+                    else os.strerror(error.errno)
+                raise CannotListen(f"cannot listen on {host}:{port}: {reason or error}") from None
             async with self._server:
                 await self._server.serve_forever()
 

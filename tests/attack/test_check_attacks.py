@@ -7,6 +7,7 @@ Inputs are generated in the test's temporary folder, never committed.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -145,3 +146,74 @@ def test_a_symlink_loop_and_an_unreadable_file_in_a_folder(tmp_path: Path) -> No
     run = check(str(tmp_path), timeout=20)
     assert "Traceback" not in run.stderr
     assert run.status == 2 and "gone.jsonl: cannot read file" in run.stderr
+
+
+@pytest.mark.parametrize("style", ["text", "json", "github"])
+def test_a_file_name_that_is_not_utf8_is_printed_in_every_format(style: str, tmp_path: Path) -> None:
+    """File names are bytes: one that is not UTF-8 is printed with those bytes escaped (`\\xNN` in text and GitHub
+    annotations, `\\udcNN` in JSON, from which os.fsencode gives the bytes back), on a strict UTF-8 stdout."""
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    name = b"bad\xff\xfe name.jsonl"
+    (folder / os.fsdecode(name)).write_bytes(HEADER + USER.replace(b'"role":"user"', b'"role":["user"]'))
+    run = subprocess.run([sys.executable, "-m", "session_lsp", "check", "--format", style, "-v", str(folder)],
+                         capture_output=True, cwd=ROOT, timeout=60,
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"})
+    stdout, stderr = run.stdout.decode("utf-8"), run.stderr.decode("utf-8")  # both valid UTF-8
+    assert "Traceback" not in stderr, stderr
+    assert run.returncode == 1, stderr
+    shown = str(folder) + "/bad\\xff\\xfe name.jsonl"
+    if style == "json":
+        items = json.loads(stdout)  # msgspec refuses a lone surrogate escape; JSON allows it
+        assert {item["code"] for item in items} >= {"ELY033"}
+        assert {os.fsencode(item["path"]) for item in items} == {bytes(folder) + b"/" + name}
+        assert shown in stderr  # the -v line
+    elif style == "text":
+        assert f"{shown}:2:" in stdout and f"{shown}: Elyra v3, 2 lines" in stdout
+    else:
+        assert f"file={shown.replace(':', '%3A').replace(',', '%2C')},line=2," in stdout
+
+
+def test_a_missing_path_that_is_not_utf8_is_named_in_its_error(tmp_path: Path) -> None:
+    missing = os.fsdecode(bytes(tmp_path) + b"/gone\xff.jsonl")
+    run = subprocess.run([sys.executable, "-m", "session_lsp", "check", missing], capture_output=True, cwd=ROOT,
+                         timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8:strict", "LC_ALL": "C.UTF-8"})
+    stderr = run.stderr.decode("utf-8")
+    assert run.returncode == 2 and "Traceback" not in stderr
+    assert stderr.strip() == f"session-lsp: error: {tmp_path}/gone\\xff.jsonl: no such file or directory"
+
+
+def _sparse(path: Path, head: bytes, size: int, tail: bytes) -> None:
+    """`head`, then NUL bytes up to `size` that take no disk space (a hole, as `truncate -s` makes), then `tail`."""
+    with path.open("wb") as out:
+        out.write(head)
+        out.truncate(size)
+        out.seek(size)
+        out.write(tail)
+
+
+GIB = 1024 * MIB
+
+
+@pytest.mark.parametrize("where", ["a 2 GiB file of NULs without a newline", "a 600 MiB line between two entries"])
+def test_a_line_too_long_to_hold_is_reported_without_holding_it(where: str, tmp_path: Path) -> None:
+    """A line past the longest JavaScript string (pi throws "Invalid string length" reading it) is dropped as it
+    is read: SLS002 says how long it was, the lines after it are checked, and memory stays near the limit (the
+    line is put together up to the limit, then only its end is looked for); 6.3 GB was the peak before."""
+    path = tmp_path / "huge.jsonl"
+    if where.startswith("a 2 GiB"):
+        _sparse(path, b"", 2 * GIB, b"")
+        codes, status = {"SLS002"}, 1
+    else:
+        _sparse(path, HEADER, len(HEADER) + 600 * MIB, b"\n" + USER.replace(b'"parentId":null', b'"parentId":"a0"'))
+        codes, status = {"SLS002", "ELY042"}, 1
+    run = check(str(path), timeout=600)
+    assert "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert run.status == status, run.stderr[-2000:]
+    assert codes <= _codes(run)
+    items = msgspec.json.decode(run.stdout)
+    line = next(item for item in items if item["code"] == "SLS002")
+    assert line["line"] == (1 if where.startswith("a 2 GiB") else 2)
+    expected = 2 * GIB if where.startswith("a 2 GiB") else 600 * MIB
+    assert f"a line of {expected:,} bytes" in line["message"]
+    assert run.peak_mib < 1024, f"{run.peak_mib:.0f} MiB"

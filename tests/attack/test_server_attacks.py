@@ -437,16 +437,20 @@ def test_an_unknown_command_is_invalid_params(server: WireClient, workspace: Wor
 
 # sessionLsp/analyzeFile on paths that are not files ----------------------------------------------------------
 
-@pytest.mark.parametrize("kind", ["directory", "/dev/zero", "FIFO", "missing file", "empty path", "not a string"])
+@pytest.mark.parametrize("kind", ["directory", "/dev/zero", "FIFO", "missing file", "empty path", "not a string",
+                                  "a NUL in the path", "a lone surrogate in the path"])
 def test_analyze_file_refuses_at_once(server: WireClient, workspace: Workspace, tmp_path: Path, kind: str) -> None:
-    """Each answers with an error well within the bound: nothing blocks on a FIFO nobody writes or reads forever."""
+    """Each answers with an error well within the bound: nothing blocks on a FIFO nobody writes or reads forever. A
+    path no file can have (a NUL, a surrogate no file name decodes to) is invalid params, not an internal error."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     path: Any = {"directory": str(tmp_path), "/dev/zero": "/dev/zero", "FIFO": str(fifo),
-                 "missing file": str(tmp_path / "missing.jsonl"), "empty path": "", "not a string": 7}[kind]
+                 "missing file": str(tmp_path / "missing.jsonl"), "empty path": "", "not a string": 7,
+                 "a NUL in the path": workspace.folder.joinpath("good.jsonl\0x").as_posix(),
+                 "a lone surrogate in the path": str(tmp_path / "\ud800.jsonl")}[kind]
     with server.bound(BOUND):
         answer = server.request("sessionLsp/analyzeFile", {"path": path})
-    code = INVALID_PARAMS if kind in ("empty path", "not a string") else REQUEST_FAILED
+    code = REQUEST_FAILED if kind in ("directory", "/dev/zero", "FIFO", "missing file") else INVALID_PARAMS
     assert answer["error"]["code"] == code
     assert_still_serving(server, workspace)
 

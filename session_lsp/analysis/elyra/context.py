@@ -164,7 +164,7 @@ def _compaction(entry: dict[str, Any], line: int, projection: bool) -> list[_Age
 def _edited(found: _Agent, replacement: Any, edit_line: int) -> _Agent:
     """pi 1.x's `projectContextEntry` with a non-null replacement."""
     message = found.message
-    role = message.get("role")
+    role = _string(message, "role")
     if role not in EDITABLE_ROLES:
         return found
     content = replacement.get("content", _UNDEFINED) if isinstance(replacement, dict) else _UNDEFINED
@@ -177,13 +177,20 @@ def _edited(found: _Agent, replacement: Any, edit_line: int) -> _Agent:
     return _Agent({**message, "content": content}, found.line, _join(found.note, note))
 
 
+def _string(message: dict[str, Any], key: str) -> str | None:
+    """A field pi compares with string constants (`role`, `stopReason`): any other JSON value equals none of them
+    (and may not be hashable, so it is never looked up in a set)."""
+    value = message.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _agent_message(entry: dict[str, Any], line: int, renamed: bool, projection: bool, note: str) -> _Agent | None:
     kind = entry.get("type")
     if kind == "message":
         message = entry.get("message")
         if not isinstance(message, dict):
             return None
-        role = message.get("role")
+        role = _string(message, "role")
         if renamed and role == "hookMessage":
             message = {**message, "role": "custom"}
             note = _join(note, "hookMessage, renamed custom by pi's migration")
@@ -207,7 +214,7 @@ class _Llm(msgspec.Struct):
     """One message after `convertToLlm`, with what `transformMessages` reads from it."""
 
     sent: ContextMessage
-    stop_reason: Any = None
+    stop_reason: str | None = None
     calls: tuple[tuple[str, str], ...] = ()
     """(id, name) of each toolCall block of an assistant message."""
     answers: str | None = None
@@ -219,7 +226,7 @@ def _convert(messages: list[_Agent], projection: bool) -> list[_Llm]:
     out: list[_Llm] = []
     for agent in messages:
         message, line, note = agent.message, agent.line, agent.note
-        role = message.get("role")
+        role = _string(message, "role")
         if role == "bashExecution":
             if not message.get("excludeFromContext"):
                 out.append(_Llm(ContextMessage("user", _bash_text(message), line, _join(note, "bash execution"))))
@@ -239,7 +246,7 @@ def _convert(messages: list[_Agent], projection: bool) -> list[_Llm]:
             out.append(_Llm(ContextMessage("user", _content_text(message.get("content")), line, note)))
         elif role == "assistant":
             out.append(_Llm(ContextMessage("assistant", _content_text(message.get("content")), line, note),
-                            stop_reason=message.get("stopReason"), calls=_calls(message)))
+                            stop_reason=_string(message, "stopReason"), calls=_calls(message)))
         elif role == "toolResult":
             call_id = message.get("toolCallId")
             out.append(_Llm(ContextMessage("toolResult", _result_text(message), line, note),

@@ -18,7 +18,7 @@ from ...analysis import Document, features
 from ...analysis.payload_types import ANALYZE_FILE, CONTEXT, TREE, AnalyzeFileResult, around_last
 from ...analysis.rule_filter import RuleFilter
 from ...analysis.text import Encoding
-from ...files import NotReadable
+from ...files import NotReadable, unusable
 from .. import convert
 from ..app import Encoded, SessionServer
 from ..diagnostics import for_client
@@ -54,6 +54,9 @@ async def analyze_file(ls: SessionServer, params: Any) -> Encoded:
     path = _get(params, "path")
     if not isinstance(path, str) or not path:
         raise JsonRpcInvalidParams("expected {path: string}")
+    reason = unusable(path)
+    if reason is not None:
+        raise JsonRpcInvalidParams(f"{path!r} names no file: {reason}")
     await ls.settings_loaded()
     try:
         return await ls.run(_analyze_path, path, ls.settings.pi_version, ls.settings.analyze_file_max_bytes, ls.rules,
