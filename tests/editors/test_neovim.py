@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from . import expectations
-from .conftest import CACHE, HERE, require, run_editor, which
+from .conftest import CACHE, HERE, ROOT, line_of_id, require, run_editor, which
 
+THNDRS = ROOT / "examples" / "clean" / "session-20260301-091500.jsonl"
 PYPI_NVIM = CACHE / "nvim-venv" / "bin" / "nvim"
 FLAVOURS = {
     "debian-0.7": (lambda: which("nvim"), "Debian's neovim", "0.7."),
@@ -22,7 +23,9 @@ FLAVOURS = {
 def test_neovim(flavour: str, server_env: dict[str, str], session_file: Path, tmp_path: Path) -> None:
     find, what, version = FLAVOURS[flavour]
     nvim = require(find(), what)
-    env = {**server_env, "SESSION_LSP_PROBE": json.dumps(expectations.probe())}
+    thndrs = tmp_path / "work" / THNDRS.name
+    thndrs.write_bytes(THNDRS.read_bytes())
+    env = {**server_env, "SESSION_LSP_PROBE": json.dumps({**expectations.probe(), "thndrs": str(thndrs)})}
     data = run_editor([nvim, "--headless", "-i", "NONE", "-u", str(HERE / "neovim" / "check.lua"), str(session_file)],
                       env, tmp_path / "nvim.json")
     assert data["version"].startswith(version)
@@ -41,3 +44,8 @@ def test_neovim(flavour: str, server_env: dict[str, str], session_file: Path, tm
     expectations.check_tree(data["tree"])
     assert data["jumped"] == {"buffer": True, "line": expectations.probe()["jump_line"]}
     assert data["notifications"] == [], data["notifications"]
+    # :SessionLeaf lands on the active leaf (the last entry, the label): the server sends `leaf` as its line.
+    assert data["leaf"] == {"buffer": True, "line": line_of_id("f6000001")}, data["leaf"]
+    # A thndrs session has no tree: it says why, and not that the file has no entries.
+    assert len(data["thndrs_leaf"]["messages"]) == 1, data["thndrs_leaf"]
+    assert "flat log" in data["thndrs_leaf"]["messages"][0], data["thndrs_leaf"]

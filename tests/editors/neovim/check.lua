@@ -176,10 +176,38 @@ local function run()
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
     result.jumped = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
   end
+
+  -- :SessionLeaf from the first line: the cursor goes to the active leaf's line in the session's window.
+  vim.api.nvim_set_current_win(vim.fn.bufwinid(bufnr))
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd('SessionLeaf')
+  vim.wait(10000, function()
+    return vim.api.nvim_win_get_cursor(0)[1] ~= 1 or #result.messages > 0
+  end, 50)
+  result.leaf = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
   result.notifications = result.messages
+  result.messages = {}
+
+  -- A thndrs session has no tree: :SessionLeaf says so (and does not claim the file has no entries).
+  if probe.thndrs then
+    vim.cmd('edit ' .. vim.fn.fnameescape(probe.thndrs))
+    local thndrs = vim.api.nvim_get_current_buf()
+    vim.wait(10000, function()
+      local c = require('session_lsp').client(thndrs)
+      return c ~= nil and c.initialized ~= false
+    end, 50)
+    vim.cmd('SessionLeaf')
+    vim.wait(10000, function()
+      return #result.messages > 0
+    end, 50)
+    result.thndrs_leaf = { messages = result.messages, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
+    result.messages = {}
+  end
+  vim.cmd('buffer ' .. bufnr)
 end
 
 vim.api.nvim_create_autocmd('VimEnter', {
+  nested = true, -- so that :edit in run() fires BufRead and FileType, as it does for a user
   callback = function()
     local ok, message = pcall(run)
     if not ok then
