@@ -24,6 +24,8 @@ import pytest
 from .conftest import CACHE, ROOT, line_of_id, position_of, require, which
 
 EXTENSION = ROOT / "vscode-extension"
+THNDRS = ROOT / "examples" / "clean" / "session-20260301-091500.jsonl"
+OTHER = "notes.txt"
 CODE_SERVER_VERSION = "4.100.3"
 INSTALL_DIR = CACHE / f"vscode-{CODE_SERVER_VERSION}"
 CODE_SERVER = INSTALL_DIR / "node_modules" / ".bin" / "code-server"
@@ -105,6 +107,8 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
                                capture_output=True, text=True, timeout=60)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
+    (session_file.parent / THNDRS.name).write_bytes(THNDRS.read_bytes())
+    (session_file.parent / OTHER).write_text("Notes on the parser run, not a session.\n")
     log = (tmp_path / "code-server.log").open("wb")
     process = subprocess.Popen([str(CODE_SERVER), *common, "--disable-telemetry", "--disable-update-check",
                                 "--disable-workspace-trust", "--disable-getting-started-override",
@@ -129,13 +133,14 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
 
 def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    for stale in ("vscode.png", "vscode-failed.png", "vscode-e2e.json", "code-server.log"):
+    for stale in ("vscode.png", "vscode-e2e.json", "code-server.log", *ARTIFACTS.glob("vscode-failed*.png")):
         (ARTIFACTS / stale).unlink(missing_ok=True)
     hover = position_of('"parentId":"a1000001"')
     hover = (hover[0], hover[1] + len('"parentId":"') + 2)
     out = tmp_path / "e2e.json"
     left = BUDGET - (time.monotonic() - float(code_server["started"]))  # type: ignore[arg-type]
     env = {**os.environ, "E2E_URL": str(code_server["url"]), "E2E_FILE": session_file.name,
+           "E2E_THNDRS": THNDRS.name, "E2E_OTHER": OTHER,
            "E2E_HOVER": f"{hover[0]},{hover[1]}", "E2E_OUT": str(out),
            "E2E_SETTINGS": str(code_server["settings"]), "E2E_EXTENSIONS": str(code_server["extensions"]),
            "E2E_SCREENSHOTS": str(ARTIFACTS),
@@ -156,6 +161,21 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     assert data["server_processes"][0].split()[0].endswith(("python3", "python")), data["server_processes"]
     assert "bundled/tool/server.py --stdio" in data["server_processes"][0], data["server_processes"]
     assert data["language"] == "JSON Lines"
+
+    # Before a session file is open the Session Tree explains itself; right after one opens (no click in the
+    # editor yet) it shows that file's tree, and the welcome text is gone.
+    assert "No session file is active" in data["tree_welcome"], data["tree_welcome"]
+    assert data["tree_rows_before_open"] == [], data["tree_rows_before_open"]
+    on_open = " | ".join(data["tree_on_open"])
+    assert "user: Fix the failing parser test" in on_open and "2 branches" in on_open, data["tree_on_open"]
+    assert data["tree_welcome_on_open"] == "", data["tree_welcome_on_open"]
+    thndrs = " | ".join(data["thndrs_tree_on_open"])
+    assert "Fix day-first dates" in thndrs and "Fix the failing parser test" not in thndrs, data["thndrs_tree_on_open"]
+    assert "user: Fix the failing parser test" in " | ".join(data["tree_back"]), data["tree_back"]
+    # With no session file in any editor the view says so instead of keeping the last file's tree.
+    assert "No session file is active" in data["tree_welcome_other"], data["tree_welcome_other"]
+    assert data["tree_rows_other"] == [], data["tree_rows_other"]
+    assert "user: Fix the failing parser test" in " | ".join(data["tree_back_again"]), data["tree_back_again"]
 
     problems = " | ".join(data["problems"])
     assert "ELY042" in problems and "ELY002" in problems, problems

@@ -87,6 +87,10 @@ class Session implements vscode.Disposable {
       vscode.commands.registerCommand("sessionLsp.tree.refresh", () => this.refreshTree()),
       vscode.commands.registerCommand("sessionLsp.tree.reveal", (uri: string, line: number) => this.revealLine(vscode.Uri.parse(uri), line)),
       vscode.window.onDidChangeActiveTextEditor(() => this.activeEditorChanged()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.activeEditorChanged()),
+      this.treeView.onDidChangeVisibility((event) => {
+        if (event.visible) this.activeEditorChanged();
+      }),
       vscode.window.onDidChangeTextEditorSelection((event) => this.selectionChanged(event)),
       vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event.document)),
       vscode.languages.onDidChangeDiagnostics((event) => this.diagnosticsChanged(event.uris)),
@@ -146,6 +150,8 @@ class Session implements vscode.Disposable {
     this.status.running(launch.description, client.initializeResult?.serverInfo);
     client.onDidChangeState((event) => {
       if (event.newState === State.Stopped) this.status.failed("the server stopped; run Session LSP: Restart Server");
+      // Restarted after a crash: what the view showed came from the old process.
+      if (event.newState === State.Running) this.tree.refresh();
     });
     vscode.commands.executeCommand("setContext", "sessionLsp.active", true);
     this.activeEditorChanged();
@@ -315,10 +321,19 @@ class Session implements vscode.Disposable {
 
   // -------------------------------------------------------------------------------------------- following
 
+  /** The session the view and the status bar follow: the active editor's, else (focus in a panel, the model
+   * context beside it) a session still visible; none clears the view to its welcome text. */
   private activeEditorChanged(): void {
-    const document = vscode.window.activeTextEditor?.document;
-    if (!isSessionDocument(document)) {
+    const active = vscode.window.activeTextEditor?.document;
+    const shown = this.tree.currentUri()?.toString();
+    const visible = vscode.window.visibleTextEditors.map((editor) => editor.document);
+    const document = isSessionDocument(active)
+      ? active
+      : visible.find((candidate) => isSessionDocument(candidate) && candidate.uri.toString() === shown)
+        ?? visible.find(isSessionDocument);
+    if (!document) {
       this.status.hide();
+      if (!this.tree.showsDiskResult()) this.tree.clear();
       return;
     }
     void vscode.commands.executeCommand("setContext", "sessionLsp.active", true);
@@ -343,6 +358,11 @@ class Session implements vscode.Disposable {
   }
 
   private diagnosticsChanged(uris: readonly vscode.Uri[]): void {
+    // The server has analysed a file whose tree it could not give yet (asked before it had the text).
+    const followed = this.tree.currentUri();
+    if (followed && !this.tree.has(followed) && uris.some((uri) => uri.toString() === followed.toString())) {
+      this.tree.refresh();
+    }
     const current = vscode.window.activeTextEditor?.document.uri;
     if (current && uris.some((uri) => uri.toString() === current.toString())) {
       this.status.counts(current, vscode.languages.getDiagnostics(current));

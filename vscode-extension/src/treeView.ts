@@ -26,12 +26,22 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ViewNode> {
     return this.uri?.toString() === uri.toString() ? this.result : undefined;
   }
 
-  /** Show the tree of `uri` (the active editor changed). */
+  /** Whether the tree of `uri` is shown (a server's answer, not just a request in flight). */
+  has(uri: vscode.Uri): boolean {
+    return this.uri?.toString() === uri.toString() && this.model !== undefined;
+  }
+
+  /** Show the tree of `uri` (the active editor changed); fetch it again if the last attempt got nothing. */
   follow(uri: vscode.Uri): void {
-    if (this.uri?.toString() === uri.toString() && this.model) return;
+    if (this.has(uri)) return;
     this.uri = uri;
     this.diskUri = undefined;
     this.refresh();
+  }
+
+  /** Whether the view shows a file analysed on disk (kept until another session editor is active). */
+  showsDiskResult(): boolean {
+    return this.diskUri !== undefined && this.diskUri === this.uri?.toString();
   }
 
   /** Show a tree that came from `sessionLsp/analyzeFile` for a file that is not open. */
@@ -40,6 +50,15 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ViewNode> {
     this.diskUri = uri.toString();
     this.generation += 1;
     this.set(result);
+  }
+
+  /** No session to show: the view goes back to its welcome text. */
+  clear(): void {
+    if (!this.uri) return;
+    this.uri = undefined;
+    this.diskUri = undefined;
+    this.generation += 1;
+    this.set(undefined);
   }
 
   scheduleRefresh(): void {

@@ -5,6 +5,19 @@ if vim.g.loaded_session_lsp or vim.fn.has('nvim-0.7') ~= 1 then
 end
 vim.g.loaded_session_lsp = true
 
+-- gd, K, completion and virtual text for session buffers (see buffer_defaults in lua/session_lsp/init.lua).
+if vim.fn.has('nvim-0.8') == 1 then
+  vim.api.nvim_create_autocmd('LspAttach', {
+    group = vim.api.nvim_create_augroup('session_lsp_buffer_defaults', { clear = true }),
+    callback = function(args)
+      local client = vim.lsp.get_client_by_id(args.data.client_id)
+      if client and client.name == 'session_lsp' then
+        require('session_lsp').buffer_defaults(client, args.buf)
+      end
+    end,
+  })
+end
+
 vim.api.nvim_create_user_command('SessionTree', function(args)
   require('session_lsp').show_tree(args.args == 'loclist')
 end, {

@@ -176,15 +176,162 @@ local function run()
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
     result.jumped = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
   end
+
+  -- :SessionLeaf from the first line: the cursor goes to the active leaf's line in the session's window.
+  vim.api.nvim_set_current_win(vim.fn.bufwinid(bufnr))
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd('SessionLeaf')
+  vim.wait(10000, function()
+    return vim.api.nvim_win_get_cursor(0)[1] ~= 1 or #result.messages > 0
+  end, 50)
+  result.leaf = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
   result.notifications = result.messages
+  result.messages = {}
+
+  -- A thndrs session has no tree: :SessionLeaf says so (and does not claim the file has no entries).
+  if probe.thndrs then
+    -- A user's own gd mapping stays: the plugin maps gd only where nothing is mapped.
+    vim.keymap.set('n', 'gd', '<Cmd>let g:user_gd = 1<CR>', { desc = 'the user' })
+    vim.cmd('edit ' .. vim.fn.fnameescape(probe.thndrs))
+    local thndrs = vim.api.nvim_get_current_buf()
+    vim.wait(10000, function()
+      local c = require('session_lsp').client(thndrs)
+      return c ~= nil and c.initialized ~= false
+    end, 50)
+    vim.cmd('SessionLeaf')
+    vim.wait(10000, function()
+      return #result.messages > 0
+    end, 50)
+    result.thndrs_leaf = { messages = result.messages, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
+    result.thndrs_user_gd = vim.fn.maparg('gd', 'n', false, true).desc or vim.NIL
+    vim.keymap.del('n', 'gd')
+    result.messages = {}
+  end
+  vim.cmd('buffer ' .. bufnr)
+  result.messages = {}
+end
+
+local function keys(text, mode)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(text, true, false, true), mode or 'x', false)
+end
+
+-- What a user types in the session buffer, with the plugin's buffer defaults: gd, CTRL-] and K on the parentId,
+-- the diagnostics' virtual text, and CTRL-X CTRL-O then CTRL-Y on a new line. Keys that wait for the server or
+-- the popup menu run from timers, as typed keys would, so insert mode is not left in between.
+local function mappings(bufnr, done)
+  local mapped = {}
+  for _, lhs in ipairs({ 'gd', 'K' }) do
+    local map = vim.fn.maparg(lhs, 'n', false, true)
+    mapped[lhs] = { buffer = map.buffer == 1, desc = map.desc or vim.NIL }
+  end
+  result.maps = mapped
+  result.omnifunc = vim.bo[bufnr].omnifunc
+  result.tagfunc = vim.bo[bufnr].tagfunc
+  local at = { probe.hover[1] + 1, probe.hover[2] }
+  local function go(lhs)
+    vim.api.nvim_win_set_cursor(0, at)
+    keys(lhs, 'x')
+    vim.wait(5000, function()
+      return vim.api.nvim_win_get_cursor(0)[1] ~= at[1]
+    end, 50)
+    local cursor = vim.api.nvim_win_get_cursor(0)
+    local landed = { line = cursor[1] - 1, buffer = vim.api.nvim_get_current_buf() == bufnr }
+    vim.cmd('buffer ' .. bufnr)
+    return landed
+  end
+  result.gd = go('gd')
+  local ok, err = pcall(go, '<C-]>')
+  result.ctrl_bracket = ok and err or { error = tostring(err) }
+  vim.api.nvim_win_set_cursor(0, at)
+  keys('K', 'x')
+  result.hover_float = vim.NIL
+  vim.wait(5000, function()
+    for _, win in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(win).relative ~= '' then
+        result.hover_float = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false), '\n')
+        return true
+      end
+    end
+    return false
+  end, 50)
+  keys('<Esc>', 'x')
+
+  result.virtual_text = {}
+  -- 0.7 has no "every namespace" (-1) for extmarks, and draws virtual text in anonymous namespaces.
+  for ns = 1, 200 do
+    local ok, marks = pcall(vim.api.nvim_buf_get_extmarks, bufnr, ns, 0, -1, { details = true })
+    for _, mark in ipairs(ok and marks or {}) do
+      local chunks = mark[4].virt_text
+      if chunks then
+        local text = {}
+        for _, chunk in ipairs(chunks) do
+          table.insert(text, chunk[1])
+        end
+        table.insert(result.virtual_text, { line = mark[2], text = table.concat(text) })
+      end
+    end
+  end
+
+  -- Completion on a new empty line: the first item is a whole entry (a snippet); accepting it must leave JSON.
+  local last = vim.api.nvim_buf_line_count(bufnr)
+  vim.api.nvim_buf_set_lines(bufnr, last, last, false, { '' })
+  vim.api.nvim_win_set_cursor(0, { last + 1, 0 })
+  keys('A<C-x><C-o>', 'nt')
+  local started = vim.loop.now()
+  local function poll()
+    if vim.fn.pumvisible() == 1 then
+      local info = vim.fn.complete_info({ 'items', 'selected' })
+      result.completion_items = {}
+      for index, item in ipairs(info.items) do
+        if index <= 5 then
+          table.insert(result.completion_items, item.word)
+        end
+      end
+      keys('<C-n><C-p>', 'nt') -- make sure the first item is selected (completeopt may have noselect)
+      vim.defer_fn(function()
+        if vim.fn.complete_info({ 'selected' }).selected < 0 then
+          keys('<C-n>', 'nt')
+        end
+        vim.defer_fn(function()
+          keys('<C-y>', 'nt')
+          vim.defer_fn(function()
+            keys('<Esc>', 'nt')
+            vim.defer_fn(function()
+              result.completed_line = vim.api.nvim_buf_get_lines(bufnr, last, last + 1, false)[1]
+              done()
+            end, 300)
+          end, 500)
+        end, 200)
+      end, 200)
+    elseif vim.loop.now() - started > 10000 then
+      result.completed_line = vim.NIL
+      result.completion_mode = vim.fn.mode()
+      keys('<Esc>', 'nt')
+      vim.defer_fn(done, 100)
+    else
+      vim.defer_fn(poll, 50)
+    end
+  end
+  vim.defer_fn(poll, 50)
 end
 
 vim.api.nvim_create_autocmd('VimEnter', {
+  nested = true, -- so that :edit in run() fires BufRead and FileType, as it does for a user
   callback = function()
     local ok, message = pcall(run)
     if not ok then
       fail('check.lua: ' .. tostring(message))
+      return finish()
     end
-    finish()
+    vim.defer_fn(finish, 40000) -- whatever happens below
+    local bufnr = vim.fn.bufnr(vim.fn.argv(0))
+    ok, message = pcall(mappings, bufnr, function()
+      result.mapping_notifications = result.messages
+      finish()
+    end)
+    if not ok then
+      fail('check.lua: ' .. tostring(message))
+      finish()
+    end
   end,
 })

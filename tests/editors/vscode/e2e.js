@@ -2,7 +2,8 @@
 // playwright-core: open a broken Elyra session and record what the workbench shows. test_vscode.py starts
 // code-server and asserts on the JSON this writes. Selectors belong to VS Code 1.100 (pinned).
 //
-// env: E2E_URL (workbench URL), E2E_FILE (session file name), E2E_HOVER ("line,col" 0-based), E2E_OUT (JSON),
+// env: E2E_URL (workbench URL), E2E_FILE (session file name), E2E_THNDRS (a thndrs session beside it),
+//      E2E_OTHER (a file beside it that is not a session), E2E_HOVER ("line,col" 0-based), E2E_OUT (JSON),
 //      E2E_SCREENSHOTS (folder), PLAYWRIGHT_CORE (path of the playwright-core package), CHROMIUM.
 "use strict";
 const fs = require("fs");
@@ -24,13 +25,17 @@ async function text(locator) {
   return plain(await locator.first().innerText()).trim();
 }
 
+let page;
+
 async function step(name, fn) {
   const started = Date.now();
   try {
     await fn();
     out.steps.push({ name, ms: Date.now() - started });
   } catch (error) {
-    out.errors.push(`${name}: ${String(error && error.message ? error.message.split("\n")[0] : error)}`);
+    out.errors.push(`${name}: ${String(error && error.message ? error.message.split("\n").slice(0, 3).join(" ") : error)}`);
+    // What the workbench looked like when this step gave up.
+    if (shots && page) await page.screenshot({ path: path.join(shots, `vscode-failed-${name.replace(/\W+/g, "-")}.png`) }).catch(() => {});
   }
 }
 
@@ -71,12 +76,45 @@ async function rows(locator) {
   return (await locator.allInnerTexts()).map((row) => plain(row).replace(/\s+/g, " ").trim());
 }
 
+async function openFile(page, name) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(name);
+  // Enter only once the list has settled on the file (it filters as it goes; an early Enter opens another row).
+  await page.locator(".quick-input-list .monaco-list-row.focused", { hasText: name }).first().waitFor();
+  await page.waitForTimeout(200);
+  await page.keyboard.press("Enter");
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+  await page.locator(".tabs-container .tab.active", { hasText: name }).first().waitFor();
+  await page.locator(".monaco-editor .view-lines").first().waitFor();
+}
+
+/** The Session Tree's rows once one matches `expected` (or after 30 s), the pane expanded but nothing clicked. */
+async function treeRows(page, expected = /\S/) {
+  const pane = sessionTreePane(page);
+  await pane.locator(".pane-header").waitFor({ timeout: 60000 });
+  await expand(pane);
+  await pane.locator(".monaco-list-row", { hasText: expected }).first().waitFor({ timeout: 30000 }).catch(() => undefined);
+  await page.waitForTimeout(300);
+  return rows(pane.locator(".monaco-list-row"));
+}
+
+function sessionTreePane(page) {
+  return page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Session Tree" }) });
+}
+
+async function expand(pane) {
+  const header = pane.locator(".pane-header");
+  if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
+}
+
 (async () => {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
-  const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+  page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   page.setDefaultTimeout(15000);
   try {
     await step("workbench", async () => {
@@ -85,15 +123,46 @@ async function rows(locator) {
       await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: 60000 });
     });
 
+    // Before any session file is open the Session Tree says what it is for.
+    await step("tree welcome", async () => {
+      const pane = sessionTreePane(page);
+      await pane.locator(".pane-header").waitFor({ timeout: 60000 });
+      await expand(pane);
+      const welcome = pane.locator(".welcome-view-content");
+      await welcome.first().waitFor({ timeout: 20000 }).catch(() => undefined);
+      out.tree_welcome = (await welcome.count()) ? await text(welcome) : "";
+      out.tree_rows_before_open = await rows(pane.locator(".monaco-list-row"));
+    });
+
     await step("open file", async () => {
-      await page.keyboard.press("Control+P");
-      const input = page.locator(".quick-input-widget input");
-      await input.waitFor({ state: "visible" });
-      await input.fill(process.env.E2E_FILE);
-      await page.locator(".quick-input-list .monaco-list-row", { hasText: process.env.E2E_FILE }).first().waitFor();
-      await page.keyboard.press("Enter");
-      await page.locator(".monaco-editor .view-lines").first().waitFor();
+      await openFile(page, process.env.E2E_FILE);
       out.language = await text(page.locator("#status\\.editor\\.mode"));
+    });
+
+    // Right after the file opens, before any click in the editor or the tree: the tree is there.
+    await step("tree on open", async () => {
+      out.tree_on_open = await treeRows(page);
+      const welcome = sessionTreePane(page).locator(".welcome-view-content");
+      out.tree_welcome_on_open = (await welcome.count()) && (await welcome.first().isVisible()) ? await text(welcome) : "";
+    });
+
+    // A thndrs session opened next to it: its turns replace the Elyra tree, again without a click.
+    await step("thndrs tree on open", async () => {
+      await openFile(page, process.env.E2E_THNDRS);
+      out.thndrs_tree_on_open = await treeRows(page, /turn|user/);
+      await openFile(page, process.env.E2E_FILE);
+      out.tree_back = await treeRows(page, /Fix the failing parser test/);
+    });
+
+    // A file that is not a session becomes the only editor: the tree goes back to its welcome text.
+    await step("tree welcome again", async () => {
+      await openFile(page, process.env.E2E_OTHER);
+      const pane = sessionTreePane(page);
+      await pane.locator(".welcome-view-content").first().waitFor({ timeout: 15000 }).catch(() => undefined);
+      out.tree_welcome_other = (await pane.locator(".welcome-view-content").count()) ? await text(pane.locator(".welcome-view-content")) : "";
+      out.tree_rows_other = await rows(pane.locator(".monaco-list-row"));
+      await openFile(page, process.env.E2E_FILE);
+      out.tree_back_again = await treeRows(page, /Fix the failing parser test/);
     });
 
     await step("problems", async () => {
@@ -144,10 +213,9 @@ async function rows(locator) {
         await page.mouse.move(box.x + 620, box.y + box.height / 2, { steps: 5 });
         await page.mouse.up();
       }
-      const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: "Session Tree" }) });
-      const header = pane.locator(".pane-header");
-      await header.waitFor();
-      if ((await header.getAttribute("aria-expanded")) !== "true") await header.click();
+      const pane = sessionTreePane(page);
+      await pane.locator(".pane-header").waitFor();
+      await expand(pane);
       await pane.locator(".monaco-list-row").first().waitFor({ timeout: 30000 });
       await page.waitForTimeout(500);
       out.tree = await rows(pane.locator(".monaco-list-row"));

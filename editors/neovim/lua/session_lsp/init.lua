@@ -69,6 +69,47 @@ local function attach(bufnr, config)
   return id
 end
 
+--- What a session buffer needs that this Neovim does not give an LSP buffer by itself, set when the server
+--- attaches: buffer-local, and never over a mapping or option that is already set.
+---   gd         LSP definition (the entry an id names); Neovim's gd searches the text instead (CTRL-] works too)
+---   K          LSP hover, before 0.10 (0.10+ maps it itself)
+---   'omnifunc', 'tagfunc'   vim.lsp's, on 0.7 (0.8+ set them itself), for CTRL-X CTRL-O and CTRL-]
+---   0.11+: vim.lsp.completion on the buffer, so an accepted item (CTRL-Y) expands its snippet (the whole entry
+---          line) instead of leaving the item's label; and virtual text for this server's diagnostics (0.11
+---          turned it off by default), unless diagnostics are configured with virtual_text or virtual_lines.
+--- vim.g.session_lsp_mappings = false skips the mappings and the options; vim.g.session_lsp_virtual_text = false
+--- the virtual text.
+function M.buffer_defaults(client, bufnr)
+  if vim.g.session_lsp_mappings ~= false then
+    local function map(lhs, rhs, desc)
+      if vim.fn.maparg(lhs, 'n') == '' then
+        vim.keymap.set('n', lhs, rhs, { buffer = bufnr, desc = 'session-lsp: ' .. desc })
+      end
+    end
+    map('gd', vim.lsp.buf.definition, 'go to the entry this id names (LSP definition)')
+    if not has('0.10') then
+      map('K', vim.lsp.buf.hover, 'hover card (LSP hover)')
+    end
+    if vim.bo[bufnr].omnifunc == '' then
+      vim.bo[bufnr].omnifunc = 'v:lua.vim.lsp.omnifunc'
+    end
+    if vim.bo[bufnr].tagfunc == '' then
+      vim.bo[bufnr].tagfunc = 'v:lua.vim.lsp.tagfunc'
+    end
+  end
+  if not has('0.11') then
+    return
+  end
+  vim.lsp.completion.enable(true, client.id, bufnr)
+  local global = vim.diagnostic.config() or {}
+  if vim.g.session_lsp_virtual_text ~= false and not global.virtual_text and not global.virtual_lines then
+    -- Pushed and pulled diagnostics have a namespace each; this configures only this server's.
+    for _, pull in ipairs({ false, true }) do
+      vim.diagnostic.config({ virtual_text = true }, vim.lsp.diagnostic.get_namespace(client.id, pull))
+    end
+  end
+end
+
 --- Sets the server up. `opts` is merged over default_config(): cmd, settings, filetypes, on_attach, capabilities.
 --- Returns true when set up, false (after one message) when this Neovim or the command cannot work.
 function M.setup(opts)
@@ -77,6 +118,16 @@ function M.setup(opts)
     return false
   end
   local config = vim.tbl_deep_extend('force', M.default_config(), opts or {})
+  if not has('0.8') then
+    -- 0.7 has no LspAttach event (plugin/session_lsp.lua uses it on 0.8+).
+    local on_attach = config.on_attach
+    config.on_attach = function(client, bufnr)
+      M.buffer_defaults(client, bufnr)
+      if on_attach then
+        on_attach(client, bufnr)
+      end
+    end
+  end
   if vim.fn.executable(config.cmd[1]) ~= 1 then
     notify(
       string.format(
@@ -211,16 +262,20 @@ function M.show_context()
   end)
 end
 
---- :SessionLeaf — jump to the entry the agent resumes from.
+--- :SessionLeaf — jump to the entry the agent resumes from. `leaf` in a sessionLsp/tree result is that entry's
+--- 0-based line (a number, null when there is none); a thndrs tree has no `leaf` (a flat log has no tree).
 function M.goto_leaf()
   local source = vim.api.nvim_get_current_buf()
   M.request(source, 'sessionLsp/tree', { textDocument = { uri = vim.uri_from_bufnr(source) } }, function(result)
-    local leaf = result and result.leaf
-    if type(leaf) ~= 'table' or type(leaf.line) ~= 'number' then
-      notify('this file has no active leaf', vim.log.levels.INFO)
-      return
+    local leaf = type(result) == 'table' and result.leaf or nil
+    if type(leaf) == 'number' then
+      jump(source, leaf)
+    elseif type(result) == 'table' and result.leaf == nil and result.format == 'thndrs' then
+      notify('a thndrs session is a flat log with no active leaf: the agent appends after its last record',
+        vim.log.levels.INFO)
+    else
+      notify('this file has no active leaf (it is not a session, or has no entries)', vim.log.levels.INFO)
     end
-    vim.api.nvim_win_set_cursor(0, { leaf.line + 1, 0 })
   end)
 end
 
