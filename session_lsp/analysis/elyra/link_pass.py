@@ -90,13 +90,68 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
 
 
 _PATH_RULES = frozenset({"ELY042", "ELY050", "ELY051", "ELY055", "ELY058", "ELY059", "ELY070", "ELY071", "ELY072",
-                         "ELY073", "ELY074", "ELY075", "ELY076"})
+                         "ELY073", "ELY074", "ELY075", "ELY076", "ELY077"})
 """Rules about what pi sends from a path: they matter only where pi resumes, which `_Checker.placed` says."""
 _ABANDONED = "(on an abandoned branch: this matters only if you navigate there)"
 _COMPACTED = ("(compacted away on the active path: pi no longer sends it; this matters only if you navigate back "
               "above the compaction)")
 _SPEAKING_TYPES = frozenset({"custom_message", "branch_summary", "compaction"})
 """Entry types (besides messages) that put a message into pi's model context."""
+
+
+_PLACED_LINE_RULES = frozenset({"ELY030", "ELY031", "ELY032", "ELY033", "ELY059", "ELY060", "ELY061", "ELY066",
+                                "ELY067", "ELY068", "ELY069"})
+"""Line-pass rules about what pi sends of an entry: like `_PATH_RULES`, said where they are off the active path."""
+
+
+def compacted_below(model: ElyraModel) -> int | None:
+    """The entry on the active path above which the last compaction on it drops everything (its first kept entry,
+    or the compaction itself when that names nothing above it); None without a compaction there."""
+    if "compacted_below" in model.views:
+        return model.views["compacted_below"]  # type: ignore[return-value]
+    facts, path = model.line_facts, model.active_path
+    last = max((line for line in model.special_lines if facts[line].type == "compaction" and line in path),
+               key=model.pre.__getitem__, default=None)
+    found = None
+    if last is not None:
+        kept = model.first_kept(last)
+        found = kept if kept is not None and model.is_ancestor(kept, last) else last
+    model.views["compacted_below"] = found
+    return found
+
+
+def _off_the_path(model: ElyraModel, line: int) -> str | None:
+    """What to say of an entry pi does not send on resume: on an abandoned branch, or compacted away."""
+    if not model.is_entry(line):
+        return None
+    if line not in model.active_path:
+        return _ABANDONED
+    cut = compacted_below(model)
+    if cut is not None and line != cut and model.is_ancestor(line, cut):
+        return _COMPACTED
+    return None
+
+
+def place_line_issue(model: ElyraModel, line: int, code: str) -> tuple[str, Severity | None] | None:
+    """Where a line-pass issue's entry sits, when that changes what it means: a note for its message, and a
+    severity when it changes (None: the rule's). Off the active path, the notes of `_PATH_RULES`; a context_edit
+    with a bad replacement (ELY059) that a later edit of the same target on the path supersedes has no effect."""
+    if code not in _PLACED_LINE_RULES or not model.tree or model.resumed is None:
+        return None
+    note = _off_the_path(model, line)
+    if note is not None:
+        return note, None
+    if code != "ELY059":
+        return None
+    facts = model.line_facts
+    target = facts[line].target_id
+    later = next((other for other in reversed(model.special_lines)
+                  if other != line and facts[other].type == "context_edit" and facts[other].target_id == target
+                  and other in model.active_path and model.is_ancestor(line, other)), None)
+    if target is None or later is None:
+        return None
+    return (f"(superseded: the context_edit on line {later + 1} edits the same entry later on the path, and pi "
+            "applies only the latest, so this one has no effect)", Severity.WARNING)
 
 
 class _Checker:
@@ -118,29 +173,15 @@ class _Checker:
         model = self.model
         if not model.tree or model.resumed is None:
             return self.issues
-        cut = self._compacted_below()
         out: list[LinkIssue] = []
         for issue in self.issues:
             line = issue.anchor.line
-            if issue.code in _PATH_RULES and model.is_entry(line):
-                if line not in model.active_path:
-                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_ABANDONED}")
-                elif cut is not None and line != cut and model.is_ancestor(line, cut):
-                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_COMPACTED}")
+            if issue.code in _PATH_RULES:
+                note = _off_the_path(model, line)
+                if note is not None:
+                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {note}")
             out.append(issue)
         return out
-
-    def _compacted_below(self) -> int | None:
-        """The entry on the active path above which the last compaction on it drops everything (its first kept
-        entry, or the compaction itself when that names nothing above it); None without a compaction there."""
-        model, facts = self.model, self.facts
-        path = model.active_path
-        last = max((line for line in model.special_lines if facts[line].type == "compaction" and line in path),
-                   key=model.pre.__getitem__, default=None)
-        if last is None:
-            return None
-        kept = model.first_kept(last)
-        return kept if kept is not None and model.is_ancestor(kept, last) else last
 
     # -- the file and its header ------------------------------------------------------------------------------
 
@@ -390,6 +431,9 @@ class _Checker:
         speaks = kind in _SPEAKING_TYPES or (kind == "message" and aimed.role is not None)
         editable = kind == "custom_message" or (kind == "message" and aimed.role in EDITABLE_ROLES)
         if speaks and (found.omits or editable):
+            if self.release.projection and kind == "message" and aimed.role == "assistant" and aimed.tool_calls \
+                    and not found.keeps_calls:
+                self._calls_dropped(line, target, aimed, found.omits)
             return
         what = f"a `{aimed.role}` message" if kind == "message" else f"a `{kind}` entry"
         why = ("sends nothing to the model for it" if not speaks
@@ -397,6 +441,25 @@ class _Checker:
         self.add("ELY058", line, ("targetId",),
                  f"this edit targets {what} (line {target + 1}): {name} {why}, so the edit has no effect",
                  related=((target, ("id",), "the entry this edit names"),))
+
+    def _calls_dropped(self, line: int, target: int, aimed: EntryFacts, omits: bool) -> None:
+        """ELY077: an edit that omits an assistant message, or replaces its content without its tool calls, leaves
+        the results of those calls on the path without them."""
+        model = self.model
+        orphans = [(result, call.id) for call in aimed.tool_calls
+                   for result in model.tool_results(target, call.index)
+                   if model.is_ancestor(result, line) or model.is_ancestor(line, result)]
+        if not orphans:
+            return
+        names = ", ".join(dict.fromkeys(repr(call_id) for _, call_id in orphans))
+        how = "omits" if omits else "replaces the content of"
+        self.add("ELY077", line, ("targetId",) if omits else ("replacement",),
+                 f"this edit {how} the assistant message on line {target + 1}, which holds the tool call(s) {names}: "
+                 f"{self.release.name} still sends their results, now without the calls, and providers reject a "
+                 "tool result whose call is missing",
+                 related=((target, ("id",), "the assistant message whose calls go"),
+                          *((result, ("message", "toolCallId"), "a result sent without its call")
+                            for result, _ in orphans[:_RELATED_LIMIT])))
 
     def v1_rules(self) -> None:
         """ELY022: a v1 `firstKeptEntryIndex` that pi's migration cannot turn into a `firstKeptEntryId`."""

@@ -38,9 +38,10 @@ class PiRelease(msgspec.Struct, frozen=True):
     unwritten_stop_reasons: tuple[str, ...]
     """Stop reasons the release knows but never persists, which only a response still streaming has (ELY068;
     completion does not offer them)."""
-    trims_bom: bool
-    """Whether the loader trims the whole file before splitting it (0.73), which drops a byte order mark at its start;
-    1.6 parses line by line, so the BOM makes the header unparseable and pi refuses the file."""
+    trims_file: bool
+    """Whether the loader trims the whole file before splitting it (0.73, `String.prototype.trim`), which drops a
+    byte order mark, `\\v`, `\\f` or a no-break space at its start; 1.6 parses line by line, so they make the header
+    unparseable and pi refuses the file."""
     null_line: str
     """What the loader does with a line that is JSON `null`."""
     falsy_line: str | None
@@ -72,7 +73,7 @@ RELEASES: dict[str, PiRelease] = {
             thinking_levels=_LEVELS_073,
             stop_reasons=_STOPS_073,
             unwritten_stop_reasons=(),
-            trims_bom=True,
+            trims_file=True,
             null_line="pi 0.73 keeps it as an entry and then throws reading its `.type` (\"Cannot read properties of "
                       "null\"), so it cannot open the session at all (the file is left untouched)",
             falsy_line=None,
@@ -106,7 +107,7 @@ RELEASES: dict[str, PiRelease] = {
             thinking_levels=(*_LEVELS_073, "max"),
             stop_reasons=(*_STOPS_073, "pending", "deferred"),
             unwritten_stop_reasons=("pending",),
-            trims_bom=False,
+            trims_file=False,
             null_line=_SKIPPED_16,
             falsy_line=_SKIPPED_16,
             projection=True,
