@@ -15,7 +15,7 @@ import msgspec
 
 from . import elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_objects
-from .diagnostics import LineIssue
+from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
 from .jsonscan import Path
 from .payload_types import Buffer
@@ -237,5 +237,6 @@ def detect(lines: Sequence[str]) -> FormatInfo:
     return UNKNOWN
 
 
-FOREIGN_LINES = 2
-"""How many first objects no format recognises detection looks past."""
+FOREIGN_LINES = 1
+"""How many first objects no format recognises detection looks past: one, in the header's place (more, and the file
+is some other JSON Lines that happens to hold an entry-like object)."""

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from .detect import FormatInfo, Kind
-from .diagnostics import LineIssue
+from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
 from .jsonscan import Path
 from .lines import LineKind, is_blank

@@ -52,7 +52,7 @@ _RULES: tuple[Rule, ...] = (
          'pi 1.6 refuses to open the file ("Session file is not a valid pi session"); pi 0.73 treats it as empty and **rewrites it with a new header only — all content destroyed**'),
     Rule('ELY011', 'header-not-on-first-line', Severity.WARNING,
          'header valid but preceded by blank/garbage line(s)',
-         'loads when opened explicitly, but `--continue` ignores the file (it parses only the first physical line)'),
+         "loads when opened explicitly; pi 0.73's `--continue` parses only the first physical line and ignores the file, pi 1.6's skips blank, malformed and falsy lines within its 1 MiB scan (information then)"),
     Rule('ELY012', 'header-too-long', Severity.WARNING,
          'header line longer than `--continue` scans (pi 1.6: 1 MiB; pi 0.73: 512 bytes, UTF-8)',
          '`--continue` reads only that much of the first line, fails to parse it and ignores the session'),

@@ -215,10 +215,11 @@ def _schema_findings(raw: dict[str, Any], info: FormatInfo, release: PiRelease) 
         issues += [issue for issue in validate.check(raw, schema.EntryBase)
                    if issue.kind is not validate.IssueKind.UNKNOWN_FIELD]
     message = raw.get("message")
-    if tag in release.unknown_entry_types:
+    role = message.get("role") if isinstance(message, dict) else None
+    if isinstance(tag, str) and tag in release.unknown_entry_types:
         # a release that does not know the type keeps the entry as a tree node and reads nothing else of it
         issues = [issue for issue in issues if issue.path[:1] and issue.path[0] in _BASE_KEYS]
-    elif tag == "message" and isinstance(message, dict) and message.get("role") in release.unknown_roles:
+    elif tag == "message" and isinstance(role, str) and role in release.unknown_roles:
         issues = [issue for issue in issues if issue.path[:1] != ("message",) or issue.path == ("message", "role")]
     found = [finding for issue in issues if (finding := finding_for(issue, raw, tree)) is not None]
     if tag == "usage":

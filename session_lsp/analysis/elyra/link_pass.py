@@ -107,8 +107,9 @@ _PLACED_LINE_RULES = frozenset({"ELY030", "ELY031", "ELY032", "ELY033", "ELY059"
 def compacted_below(model: ElyraModel) -> int | None:
     """The entry on the active path above which the last compaction on it drops everything (its first kept entry,
     or the compaction itself when that names nothing above it); None without a compaction there."""
-    if "compacted_below" in model.views:
-        return model.views["compacted_below"]  # type: ignore[return-value]
+    cached = model.views.get("compacted_below")
+    if isinstance(cached, int):
+        return None if cached == NONE else cached
     facts, path = model.line_facts, model.active_path
     last = max((line for line in model.special_lines if facts[line].type == "compaction" and line in path),
                key=model.pre.__getitem__, default=None)
@@ -116,7 +117,7 @@ def compacted_below(model: ElyraModel) -> int | None:
     if last is not None:
         kept = model.first_kept(last)
         found = kept if kept is not None and model.is_ancestor(kept, last) else last
-    model.views["compacted_below"] = found
+    model.views["compacted_below"] = NONE if found is None else found
     return found
 
 
@@ -192,7 +193,7 @@ class _Checker:
             self.add("ELY005", len(results) - 1, (),
                      f"the file does not end with a newline (pi ends every line it writes): "
                      f"{self.release.final_newline}", severity=self.release.final_newline_severity)
-        self._header_missing(info)
+        self._header_missing(info, lines)
         for duplicate in model.headers[1:]:
             self.add("ELY013", duplicate, ("type",),
                      f"a second session header: pi takes the first one (line {model.headers[0] + 1}) as the header "
@@ -222,12 +223,35 @@ class _Checker:
             self._migrated(header_line, header, "v2 file: pi migrates it to v3 when it opens it (hookMessage roles "
                            "renamed custom; ids and parents kept) and rewrites the file in place")
 
+    def _header_not_first(self, first: int, lines: Sequence[str]) -> None:
+        """ELY011, as the targeted release's `--continue` scans for the header: 0.73 parses the first line only; 1.6
+        skips blank, malformed and falsy lines, as far as its scan limit."""
+        release = self.release
+        related = ((0, (), "the first line, which is not the header"),)
+        opened = f"the header is on line {first + 1}, after lines pi cannot parse: {release.name} loads it when opened"
+        if not release.header_scan_skips:
+            self.add("ELY011", first, ("type",),
+                     f"{opened} explicitly, but its `pi --continue` parses only the first physical line and ignores "
+                     "this session", related=related)
+            return
+        end = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines[: first + 1])
+        limit = release.header_scan_bytes
+        if end > limit:
+            self.add("ELY011", first, ("type",),
+                     f"{opened} explicitly, but its `pi --continue` scans only the first {limit} bytes for the header, "
+                     f"and this one ends at byte {end}: it ignores this session", related=related)
+            return
+        self.add("ELY011", first, ("type",),
+                 f"{opened} and its `pi --continue` skips the blank, malformed and falsy lines before it, so the "
+                 "session resumes as usual (pi 0.73's `--continue` parsed only the first line and ignored it)",
+                 related=related, severity=Severity.INFORMATION)
+
     def _migrated(self, header_line: int, header: HeaderFacts, what: str) -> None:
         """ELY025, for a sound old file whose version no other rule reports: pi rewrites it on first open."""
         said = f"version {header.version}" if header.has_version else "no `version`"
         self.add("ELY025", header_line, ("version",) if header.has_version else ("type",), f"{said}, a {what}")
 
-    def _header_missing(self, info: FormatInfo) -> None:
+    def _header_missing(self, info: FormatInfo, lines: Sequence[str]) -> None:
         model, facts = self.model, self.facts
         entries = len(model.entry_lines)
         consequence = self.release.bad_header.format(entries=f"{entries} {'entry' if entries == 1 else 'entries'}")
@@ -241,10 +265,7 @@ class _Checker:
             if found.id is None:
                 self.add("ELY010", first, ("id",), f"the header's `id` is not a string: {consequence}")
             elif first > 0:
-                self.add("ELY011", first, ("type",),
-                         f"the header is on line {first + 1}, after lines pi cannot parse: it loads when opened "
-                         "explicitly, but `pi --continue` parses only the first physical line and ignores this "
-                         "session", related=((0, (), "the first line, which is not the header"),))
+                self._header_not_first(first, lines)
             return
         if type(found) is NullFacts:
             self.add("ELY010", first, (), "the first line pi can parse is JSON null, not a `{\"type\":\"session\"}` "

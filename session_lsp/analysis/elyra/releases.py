@@ -31,7 +31,10 @@ class PiRelease(msgspec.Struct, frozen=True):
     """What happens to a file whose last line has no `\\n`."""
     final_newline_severity: Severity
     header_scan_bytes: int
-    """How much of the first line `pi --continue` reads to find a session's header."""
+    """How much of the file `pi --continue` reads to find a session's header."""
+    header_scan_skips: bool
+    """Whether `--continue` skips blank, malformed and falsy lines before the header (1.6's `readSessionHeader`);
+    0.73 parses the first physical line only."""
     thinking_levels: tuple[str, ...]
     """Lowest first, as pi's level picker lists them (completion offers them in this order)."""
     stop_reasons: tuple[str, ...]
@@ -70,6 +73,7 @@ RELEASES: dict[str, PiRelease] = {
                           "unparseable line and are lost",
             final_newline_severity=Severity.WARNING,
             header_scan_bytes=512,
+            header_scan_skips=False,
             thinking_levels=_LEVELS_073,
             stop_reasons=_STOPS_073,
             unwritten_stop_reasons=(),
@@ -104,6 +108,7 @@ RELEASES: dict[str, PiRelease] = {
                           "write was probably cut short",
             final_newline_severity=Severity.INFORMATION,
             header_scan_bytes=1024 * 1024,
+            header_scan_skips=True,
             thinking_levels=(*_LEVELS_073, "max"),
             stop_reasons=(*_STOPS_073, "pending", "deferred"),
             unwritten_stop_reasons=("pending",),
