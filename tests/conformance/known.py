@@ -30,15 +30,10 @@ KNOWN: tuple[Known, ...] = (
     Known("*", "delete-line", "shrunk",
           "deleting the last entry leaves a well-formed shorter session: nothing left in the file shows the loss"),
     Known("*", "toolCallId-edit", "clean", _OFF_THE_CONTEXT),
-    Known("*", "id-not-string", "clean",
-          "pi indexes ids in a Map and chains the next append to whatever the leaf's id is, so a numeric id on "
-          "the last entry behaves like a string; ELY033 stays an error on purpose: any parentId that names it "
-          "(written by a tool, or after an edit) can never match"),
     Known("*", "unknown-type", "clean", _OFF_THE_CONTEXT),
     Known("*", "missing-field", "clean", _OFF_THE_CONTEXT),
     Known("*", "unknown-role", "clean", _OFF_THE_CONTEXT),
     Known("*", "duplicate-key", "clean", _OFF_THE_CONTEXT),
-    Known("1.6", "system-damaged", "clean", _OFF_THE_CONTEXT),
     Known("*", "v1-entries", "path",
           "an id-less last entry: pi's getBranch (its /tree path) starts from the leaf's id, undefined, and is empty, "
           "while buildSessionContext falls back to the last entry and sends its message; the active path we show "
