@@ -506,6 +506,8 @@ def context(args: argparse.Namespace) -> int:
     where = f"from the entry on line {leaf + 1}" if leaf is not None else "(no entries)"
     print(f"{shown(args.path)}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
           f"{where}")
+    if payload.get("cut_short"):
+        print(f"  ({payload['cut_short']})")
     for number, message in enumerate(messages, 1):
         source = f"line {message['line'] + 1}" if message["line"] is not None else "synthetic"
         note = f" ({message['note']})" if message["note"] else ""
@@ -564,8 +566,9 @@ def tree(args: argparse.Namespace) -> int:
         mark = "*" if node["on_active_path"] else " "
         label = f" [{node['label']}]" if node["label"] else ""
         leaf_mark = "  <- leaf" if node["is_leaf"] else ""
+        orphan = f"  (orphan root: {node['orphan']})" if node.get("orphan") else ""
         print(f"{mark} {'  ' * min(depth, 40)}{line + 1}: {node['type']} {_one_line(node['title'] or '')}{label}"
-              f"{leaf_mark}")
+              f"{leaf_mark}{orphan}")
         children = node["children"]
         step = depth + 1 if len(children) > 1 or (depth == 0 and len(payload["roots"]) > 1) else depth
         stack.extend((child, step) for child in reversed(children))

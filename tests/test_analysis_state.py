@@ -55,14 +55,14 @@ def test_thndrs_documents_keep_their_own_last_turn_and_call_ids() -> None:
 def test_the_layout_lives_on_its_model_and_a_relinked_model_builds_its_own() -> None:
     document = analyze(ELYRA, Options())
     model = document.linked.model
-    assert isinstance(model, ElyraModel) and model.views == {}
+    assert isinstance(model, ElyraModel) and "layout" not in model.views
     built = layout(model)
-    assert layout(model) is built and model.views == {"layout": built}
+    assert layout(model) is built and model.views["layout"] is built
     line = 9
     col = document.lines[line].index('"parentId":"') + len('"parentId":"')
     document.edit(line, col, line, col + 8, "aaaa0001")  # the last entry moves under the root
     moved = document.linked.model
-    assert isinstance(moved, ElyraModel) and moved is not model and moved.views == {}
+    assert isinstance(moved, ElyraModel) and moved is not model and "layout" not in moved.views
     assert layout(moved) is not built and layout(moved) != built
 
 

@@ -509,3 +509,21 @@ def test_tree_text_marks_the_active_path_and_the_leaf(capsys: pytest.CaptureFixt
     assert len(lines) == 19
     assert sum(line.startswith("*") for line in lines[1:]) == 10
     assert [line.split(":")[0].strip("* ") for line in lines if line.endswith("<- leaf")] == ["19"]
+
+
+def test_context_and_tree_text_say_where_a_broken_link_cuts_the_walk(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    header = '{"type":"session","version":3,"id":"s1","timestamp":"2026-12-04T06:47:00.712Z","cwd":"/p"}'
+    entry = ('{"type":"message","id":"%s","parentId":%s,"timestamp":"2026-12-04T06:47:01.000Z",'
+             '"message":{"role":"user","content":"%s","timestamp":1}}')
+    path.write_text("\n".join([header, entry % ("aaaa0001", "null", "first"),
+                               entry % ("aaaa0002", '"gone0000"', "later")]) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "context", str(path))
+    assert code == 0
+    assert out.splitlines()[1] == ("  (pi's walk from the leaf stops at the entry on line 3: its parentId 'gone0000' "
+                                   "names no entry in this file, so the context starts mid-conversation and nothing "
+                                   "above that entry is sent)")
+    code, out, _ = run(capsys, "tree", str(path))
+    assert [line for line in out.splitlines() if "orphan root" in line] == [
+        "* 3: message user: later  <- leaf  (orphan root: its parentId 'gone0000' names no entry in this file)"]

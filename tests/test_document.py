@@ -141,13 +141,21 @@ def test_editing_the_header_changes_the_format(document: Document) -> None:
     assert document.format.kind is Kind.THNDRS
     assert_matches_fresh(document, "\n".join([META, *LINES[1:]]) + "\n")
 
+    # a foreign first line over pi's entries: still a pi session, one whose header is missing (pi refuses it)
     document.edit(0, 0, 0, len(document.lines[0]), '{"just": "data"}')
-    assert document.format.kind is Kind.UNKNOWN
-    assert [d.code for d in document.diagnostics()] == ["SLS001"]
+    assert document.format == FormatInfo(Kind.ELYRA, None, 1)
+    assert "ELY010" in [d.code for d in document.diagnostics()]
     assert_matches_fresh(document, "\n".join(['{"just": "data"}', *LINES[1:]]) + "\n")
 
     document.edit(0, 0, 0, len(document.lines[0]), HEADER)
     assert_matches_fresh(document, TEXT)
+
+
+def test_a_file_of_foreign_lines_is_no_session() -> None:
+    document = analyze('{"just": "data"}\n{"more": "data"}\n{"type": "message", "id": "a", "parentId": null}\n',
+                       Options())
+    assert document.format.kind is Kind.UNKNOWN
+    assert [d.code for d in document.diagnostics()] == ["SLS001"]
 
 
 def test_a_header_typed_into_an_empty_file_is_detected() -> None:

@@ -75,3 +75,47 @@ def test_other_files() -> None:
                          "nodes": []}
     assert context(doc, 0) == {"format": "unknown", "version": None, "label": "not a session", "turn_id": None,
                                "messages": []}
+
+
+_HEADER = '{"type":"session","version":3,"id":"s1","timestamp":"2026-12-04T06:47:00.712Z","cwd":"/p"}'
+
+
+def _entry(entry_id: str, parent: str | None, text: str, role: str = "user") -> str:
+    message = {"role": role, "content": text, "timestamp": 1} if role == "user" else {
+        "role": "assistant", "content": [{"type": "text", "text": text}], "api": "a", "provider": "p", "model": "m",
+        "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2,
+                  "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+        "stopReason": "stop", "timestamp": 2}
+    return json.dumps({"type": "message", "id": entry_id, "parentId": parent,
+                       "timestamp": "2026-12-04T06:47:01.000Z", "message": message}, separators=(",", ":"))
+
+
+def test_a_context_cut_short_at_a_missing_parent_says_so_and_the_tree_marks_the_orphan() -> None:
+    doc = analyze("\n".join([_HEADER, _entry("aaaa0001", None, "first"), _entry("aaaa0002", "gone0000", "later"),
+                             _entry("aaaa0003", "aaaa0002", "reply", "assistant")]) + "\n")
+    payload = context(doc, 3)
+    assert [message["line"] for message in payload["messages"]] == [2, 3]
+    assert payload["cut_short"].startswith("pi's walk from the leaf stops at the entry on line 3: its parentId "
+                                           "'gone0000' names no entry in this file")
+    nodes = {node["line"]: node for node in tree(doc)["nodes"]}
+    assert nodes[2]["orphan"] == "its parentId 'gone0000' names no entry in this file"
+    assert "orphan" not in nodes[1] and "orphan" not in nodes[3]  # a null root and a child: nothing to say
+    whole = context(doc, 1)
+    assert "cut_short" not in whole
+
+
+def test_escaped_lone_surrogates_reach_the_context_as_pi_sends_them() -> None:
+    """JSON.parse reads `\\ud800`; pi sends the message (and answers no call that was answered)."""
+    call = json.loads(_entry("aaaa0002", "aaaa0001", "x", "assistant"))
+    call["message"]["content"] = [{"type": "toolCall", "id": "t1", "name": "bash", "arguments": {}}]
+    call["message"]["stopReason"] = "toolUse"
+    result = {"type": "message", "id": "aaaa0003", "parentId": "aaaa0002", "timestamp": "2026-12-04T06:47:01.000Z",
+              "message": {"role": "toolResult", "toolCallId": "t1", "toolName": "bash",
+                          "content": [{"type": "text", "text": "out SURROGATE"}], "isError": False, "timestamp": 3}}
+    lines = [_HEADER, _entry("aaaa0001", None, "hi SURROGATE"), json.dumps(call, separators=(",", ":")),
+             json.dumps(result, separators=(",", ":"))]
+    doc = analyze("\n".join(lines).replace("SURROGATE", "\\ud800") + "\n")
+    payload = context(doc, 3)
+    assert [(m["role"], m["line"]) for m in payload["messages"]] == [("user", 1), ("assistant", 2), ("toolResult", 3)]
+    assert payload["messages"][0]["text"] == "hi \ufffd"
+    assert not [d for d in doc.diagnostics() if d.severity <= 2]

@@ -142,9 +142,9 @@ def test_only_elyra_has_tree_fields_and_a_byte_order_mark_issue() -> None:
     assert elyra.required_fields(1, "message") == (frozenset(), frozenset())
     assert thndrs.required_fields(3, "user") == (frozenset(), frozenset())
     for key in elyra.releases:
-        issue = elyra.bom_issue(Options(pi_version=key))
+        issue = elyra.bom_issue(Options(pi_version=key), "\ufeff")
         assert issue is not None and issue.code == "ELY008" and key in issue.message
-    assert thndrs.bom_issue(Options()) is None
+    assert thndrs.bom_issue(Options(), "\ufeff") is None
 
 
 def test_each_pi_release_binds_its_own_line_pass() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -40,27 +40,41 @@ class FormatInfo(msgspec.Struct, frozen=True):
 UNKNOWN = FormatInfo(Kind.UNKNOWN)
 
 BOM = "\ufeff"
+_JS_SPACE = frozenset(" \t\r\n\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                      "\u2028\u2029\u202f\u205f\u3000\ufeff")
+"""What JavaScript's `String.prototype.trim` removes (pi 0.73 trims the whole file before splitting it)."""
+_JSON_SPACE = frozenset(" \t\r\n")
+
+
+def leading_trim(line: str) -> int:
+    """How many characters at the start of the file's first line are space `trim` removes, when some of them are
+    space JSON does not allow (a byte order mark, `\\v`, `\\f`, a no-break space): 0 when there are none."""
+    end = 0
+    while end < len(line) and line[end] in _JS_SPACE:
+        end += 1
+    return end if any(char not in _JSON_SPACE for char in line[:end]) else 0
 
 DETECTION_HORIZON = 50
 """Lines looked at before giving up; an edit below this line cannot change the verdict of a file whose first
 object lies above it."""
 
 
-def first_object(lines: Sequence[str]) -> tuple[int, dict[str, Any]] | None:
-    """The first JSON object of the first lines (the first record of a glued line), with its line number."""
+def first_objects(lines: Sequence[str], count: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The first `count` JSON objects of the first lines (of a glued line, its first record), with their line
+    numbers."""
     for number, line in enumerate(lines[:DETECTION_HORIZON]):
-        if number == 0 and line.startswith(BOM):
-            line = line[1:]  # pi trims the file before splitting it: a byte order mark at its start is not read
+        if count <= 0:
+            return
+        if number == 0 and (lead := leading_trim(line)):
+            line = line[lead:]  # pi 0.73 trims the file before splitting it: a byte order mark at its start is not read
         if is_blank(line):
             continue
         decoded = decode(line)
-        if decoded.kind is LineKind.OBJECT:
-            return number, decoded.value
         if decoded.kind is LineKind.GLUED:
-            first = decode(line[decoded.parts[0] : decoded.parts[1]])
-            if first.kind is LineKind.OBJECT:
-                return number, first.value
-    return None
+            decoded = decode(line[decoded.parts[0] : decoded.parts[1]])
+        if decoded.kind is LineKind.OBJECT:
+            count -= 1
+            yield number, decoded.value
 
 
 _JS_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|Infinity)\Z")

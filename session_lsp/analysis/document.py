@@ -19,7 +19,7 @@ from itertools import chain, islice
 import msgspec
 
 from .anchors import AnchorResolver
-from .detect import BOM, DETECTION_HORIZON, FormatInfo, Kind
+from .detect import DETECTION_HORIZON, FormatInfo, Kind, leading_trim
 from .diagnostics import Diagnostic, LineIssue, Related, Severity, Span
 from .formats import Format, detect, format_for
 from .line_store import Lines, LineStore
@@ -186,16 +186,17 @@ class Document:
         return format_for(self.format.kind)
 
     def _line(self, number: int, text: str) -> LineResult:
-        """The line pass of line `number`. A byte order mark at the very start is the format's to judge (pi's loader
-        trims the whole file before splitting it, in some releases): when it has an issue for it, line 1 is analyzed
-        without the mark, plus that issue."""
+        """The line pass of line `number`. A byte order mark, or other space JSON does not allow (`\\v`, `\\f`), at
+        the very start is the format's to judge (pi's loader trims the whole file before splitting it, in some
+        releases): when it has an issue for it, line 1 is analyzed with that space as spaces, plus that issue."""
         if self._too_long and number in self._too_long:
             result = self.analyzer.line(text)
             return msgspec.structs.replace(result, issues=(_too_long_issue(self._too_long[number]),))
-        issue = None if number or not text.startswith(BOM) else self.face.bom_issue(self.options)
+        lead = 0 if number else leading_trim(text)
+        issue = self.face.bom_issue(self.options, text[:lead]) if lead else None
         if issue is None:
             return self.analyzer.line(text)
-        result = self.analyzer.line(" " + text[1:])
+        result = self.analyzer.line(" " * lead + text[lead:])
         return msgspec.structs.replace(result, issues=(issue, *result.issues))
 
     def show_titles(self) -> None:
@@ -309,12 +310,19 @@ class Document:
         # after the final "\n": not a line (unless it is the stand-in of a line too long to hold)
         end_of_file = last if self.lines[-1] == "" and last not in self._too_long else None
         results, made = self.results, self._line_diagnostics
+        model, place = self.linked.model, self.face.place
         for number in self._issue_lines:
             if number != end_of_file:
                 found = made.get(number)
                 if found is None:
                     found = made[number] = [_from_line_issue(number, issue) for issue in results[number].issues]
-                out.extend(found)
+                for diagnostic in found:
+                    placed = place(model, number, diagnostic.code) if model is not None else None
+                    if placed is not None:
+                        note, severity = placed
+                        diagnostic = msgspec.structs.replace(diagnostic, message=f"{diagnostic.message} {note}",
+                                                             severity=severity or diagnostic.severity)
+                    out.append(diagnostic)
         lines = self.lines
         for issue in self.linked.issues:
             span = self.resolver.span(lines, issue.anchor)

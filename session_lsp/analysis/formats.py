@@ -14,8 +14,8 @@ from typing import Any, Protocol
 import msgspec
 
 from . import elyra, plain, thndrs
-from .detect import UNKNOWN, FormatInfo, Kind, first_object
-from .diagnostics import LineIssue
+from .detect import UNKNOWN, FormatInfo, Kind, first_objects
+from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
 from .jsonscan import Path
 from .payload_types import Buffer
@@ -95,9 +95,15 @@ class Format(Protocol):
         """`link`'s result from `previous` after edits that changed only the facts of `changed`, or None."""
         ...
 
-    def bom_issue(self, options: Options) -> LineIssue | None:
-        """For a file starting with a byte order mark: the issue on it, line 1 then being analysed without the
-        mark (as a space); None: line 1 is analysed as written."""
+    def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
+        """For a file starting with a byte order mark or other space JavaScript's `trim` removes and JSON does not
+        allow (`lead`, that space): the issue on it, line 1 then being analysed with it as spaces; None: line 1 is
+        analysed as written."""
+        ...
+
+    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
+        """Where the entry of a line-pass issue (rule `code`, on `line`) sits in `model`, when that changes what the
+        issue means: a note to add to its message and a severity (None: the rule's); None when nothing changes."""
         ...
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
@@ -220,13 +226,17 @@ def format_for(kind: Kind) -> Format:
 
 
 def detect(lines: Sequence[str]) -> FormatInfo:
-    """Which format a file is (spec section 3), from its first JSON object."""
-    found = first_object(lines)
-    if found is None:
-        return UNKNOWN
-    number, obj = found
-    for face in FORMATS.values():
-        info = face.recognise(obj, number)
-        if info is not None:
-            return info
+    """Which format a file is (spec section 3), from its first JSON object; when no format recognises that one (a
+    foreign first line: another agent's, a header pasted from elsewhere), from the next ones, so a session whose
+    header was replaced is still told that it has none."""
+    for number, obj in first_objects(lines, FOREIGN_LINES + 1):
+        for face in FORMATS.values():
+            info = face.recognise(obj, number)
+            if info is not None:
+                return info
     return UNKNOWN
+
+
+FOREIGN_LINES = 1
+"""How many first objects no format recognises detection looks past: one, in the header's place (more, and the file
+is some other JSON Lines that happens to hold an entry-like object)."""

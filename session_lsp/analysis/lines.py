@@ -8,6 +8,8 @@ never raises.
 from __future__ import annotations
 
 import enum
+import json
+import math
 import re
 from itertools import accumulate
 from typing import Any
@@ -76,6 +78,9 @@ class Decoded(msgspec.Struct):
     error_col: int = 0
     parts: tuple[int, ...] = ()
     """For GLUED: the column where each JSON value starts (the first is where the line's value starts)."""
+    overflow: bool = False
+    """The line holds a number beyond a double's range, which JavaScript's JSON.parse reads as Infinity (`value` has
+    inf there); msgspec refuses it."""
     too_deep: bool = False
     """The line nests deeper than MAX_DEPTH: for OBJECT and NON_OBJECT, `value` has null where an array or object
     opens at that depth (every part was still checked to be JSON)."""
@@ -134,8 +139,73 @@ def decode(line: str) -> Decoded:
     try:
         value = _DECODER.decode(line)
     except msgspec.DecodeError as error:
-        return _invalid_or_glued(line, error)
+        read = _as_javascript(line, str(error))
+        if read is None:
+            return _invalid_or_glued(line, error)
+        value, overflow = read
+        return Decoded(LineKind.OBJECT if isinstance(value, dict) else LineKind.NON_OBJECT, value, overflow=overflow)
     return Decoded(LineKind.OBJECT if isinstance(value, dict) else LineKind.NON_OBJECT, value)
+
+
+_ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)")
+"""Every escape, so an escaped backslash is consumed whole; group 1 is set for a UTF-16 surrogate."""
+
+
+def mend_surrogates(text: str) -> str:
+    """`JSON.stringify` writes a lone UTF-16 surrogate as an escape (`\\ud800`) and `JSON.parse` reads it back; msgspec
+    refuses it. Each lone one becomes `\\ufffd`, the same length, so the line reads as pi reads it, columns intact."""
+    if "\\ud" not in text and "\\uD" not in text:
+        return text
+    units = [(match.start(), match.group(1)) for match in _ESCAPE.finditer(text) if match.group(1)]
+    lone: list[int] = []
+    paired_low = -1
+    for index, (start, unit) in enumerate(units):
+        if unit[1] in "89abAB":
+            after = units[index + 1] if index + 1 < len(units) else None
+            if after is not None and after[0] == start + 6 and after[1][1] not in "89abAB":
+                paired_low = after[0]
+                continue
+            lone.append(start)
+        elif start != paired_low:
+            lone.append(start)
+    if not lone:
+        return text
+    pieces = list(text)
+    for start in lone:
+        pieces[start : start + 6] = "\\ufffd"
+    return "".join(pieces)
+
+
+def _refuse(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _as_javascript(line: str, error: str) -> tuple[Any, bool] | None:
+    """What JavaScript's JSON.parse reads where msgspec refuses the line: lone surrogate escapes (read as U+FFFD)
+    and numbers beyond a double (Infinity). The value and whether a number overflowed; None when JSON.parse fails
+    too."""
+    mended = mend_surrogates(line)
+    if mended is not line:
+        try:
+            return _DECODER.decode(mended), False
+        except msgspec.DecodeError as again:
+            error = str(again)
+    if "out of range" not in error:
+        return None
+    try:
+        return json.loads(mended, parse_constant=_refuse), True
+    except (ValueError, RecursionError):
+        return None
+
+
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
+
+
+def overflowing_numbers(line: str) -> list[tuple[int, int]]:
+    """The columns of the numbers outside strings that a double cannot hold (JSON.parse reads them as Infinity)."""
+    bare = _STRING.sub(lambda match: " " * len(match.group()), line)
+    return [(match.start(), match.end()) for match in _NUMBER.finditer(bare)
+            if math.isinf(float(match.group()))]
 
 
 def bracket_end(line: str, start: int) -> int | None:

@@ -32,7 +32,7 @@ def ts(declared: str) -> msgspec.Meta:
     return msgspec.Meta(extra={"ts": declared})
 
 
-class ElyraNode(msgspec.Struct, frozen=True, gc=False):
+class ElyraNode(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """An Elyra entry."""
 
     id: str | None
@@ -47,6 +47,10 @@ class ElyraNode(msgspec.Struct, frozen=True, gc=False):
     """The children's lines, the active branch first."""
     on_active_path: bool
     is_leaf: bool
+    orphan: str | None = None
+    """For a root that is one only because its link to its parent is broken, why ("parentId 'x' names no entry"):
+    pi's tree view shows it as a root, and its context walk stops there. None for a root with `parentId: null`, and
+    for every other entry."""
 
 
 class ThndrsRecord(msgspec.Struct, frozen=True, gc=False):
@@ -127,7 +131,7 @@ class ThndrsMessage(msgspec.Struct, frozen=True, gc=False):
     line: int
 
 
-class ElyraContext(msgspec.Struct, frozen=True, gc=False):
+class ElyraContext(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """What pi sends from a leaf."""
 
     format: str
@@ -135,6 +139,9 @@ class ElyraContext(msgspec.Struct, frozen=True, gc=False):
     label: str
     leaf: int | None
     messages: list[ElyraMessage]
+    cut_short: str | None = None
+    """When pi's walk from the leaf stopped at a broken link, so the context starts mid-conversation: where and why
+    (the first message is then not the conversation's first). None when the walk reached a real root."""
 
 
 class TurnContext(msgspec.Struct, frozen=True, gc=False):

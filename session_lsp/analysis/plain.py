@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from .detect import FormatInfo, Kind
-from .diagnostics import LineIssue
+from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
 from .jsonscan import Path
 from .lines import LineKind, is_blank
@@ -72,6 +72,10 @@ class Quiet:
         they have no model."""
         return TurnContext(info.kind.value, info.version, info.label, None, [])
 
+    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
+        """Nothing: a format without a link model places nothing."""
+        return None
+
 
 class PlainFormat(Quiet):
     kind = Kind.UNKNOWN
@@ -109,7 +113,7 @@ class PlainFormat(Quiet):
                options: Options, changed: Collection[int]) -> Linked | None:
         return None
 
-    def bom_issue(self, options: Options) -> LineIssue | None:
+    def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
         return None
 
     def session_id_in_file_name(self, path: str | None) -> str | None:

@@ -18,9 +18,9 @@ class Known(msgspec.Struct, frozen=True):
 
 _OFF_THE_CONTEXT = (
     "the damaged entry was compacted away or sits on an abandoned branch, so pi sends the seed's request; the "
-    "errors stay on purpose, since navigating there sends the orphan, which providers reject: ELY070 (the result "
-    "whose call is gone) says \"compacted away\" or \"abandoned branch\", while ELY032 (a result without "
-    "toolCallId), a line-pass rule, does not know where the line sits")
+    "errors stay on purpose, since navigating there sends the orphan or the damaged message, which providers "
+    "reject: the link-pass rules (ELY070, the result whose call is gone) and the line-pass rules (ELY032/ELY033, a "
+    "damaged field) say \"compacted away\" or \"abandoned branch\"")
 
 KNOWN: tuple[Known, ...] = (
     Known("*", "firstKeptEntryId-edit", "shrunk",
@@ -30,12 +30,14 @@ KNOWN: tuple[Known, ...] = (
     Known("*", "delete-line", "shrunk",
           "deleting the last entry leaves a well-formed shorter session: nothing left in the file shows the loss"),
     Known("*", "toolCallId-edit", "clean", _OFF_THE_CONTEXT),
-    Known("*", "id-not-string", "clean",
-          "pi indexes ids in a Map and chains the next append to whatever the leaf's id is, so a numeric id on "
-          "the last entry behaves like a string; ELY033 stays an error on purpose: any parentId that names it "
-          "(written by a tool, or after an edit) can never match"),
     Known("*", "unknown-type", "clean", _OFF_THE_CONTEXT),
     Known("*", "missing-field", "clean", _OFF_THE_CONTEXT),
+    Known("*", "unknown-role", "clean", _OFF_THE_CONTEXT),
+    Known("*", "duplicate-key", "clean", _OFF_THE_CONTEXT),
+    Known("*", "v1-entries", "path",
+          "an id-less last entry: pi's getBranch (its /tree path) starts from the leaf's id, undefined, and is empty, "
+          "while buildSessionContext falls back to the last entry and sends its message; the active path we show "
+          "is the one the context is built from, and ELY021 says the id is missing"),
     Known("*", "invalid-utf8", "clean",
           "the U+FFFD lands in a key pi does not send (the damaged `message.timestamp` key, on an entry off the "
           "path or a custom_message pi rebuilds): the request is unchanged, but ELY006 is an error, on purpose: "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ SEED_DIRS = ("elyra-pi-written", "elyra-pi-1.6-written")
 """Small files pi itself wrote: the seeds every mutant starts from."""
 CORPUS_DIRS = ("elyra", "elyra-pi-written", "elyra-pi-1.6-written")
 SEED = 8
-MUTANTS_PER_RELEASE = 340
+MUTANTS_PER_KIND = 10
 
 
 class Mutant(msgspec.Struct, frozen=True):
@@ -262,6 +263,264 @@ def hook_message(rng: random.Random, lines: Lines) -> Lines | None:
                  lambda e, _: e["message"].__setitem__("role", "hookMessage"))
 
 
+# -- damage found by an independent attack (issue 20): each kind reaches one class where pi and we once disagreed
+
+def _is_role(role: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda e: isinstance(e.get("message"), dict) and e["message"].get("role") == role
+
+
+def system_damaged(rng: random.Random, lines: Lines) -> Lines | None:
+    """A pi 1.x system message with a wrong-typed or missing field (pi 0.73 does not know the role)."""
+    def change(entry: dict[str, Any], _: Lines) -> None:
+        message = entry["message"]
+        field = rng.choice(["content", "sections", "toolsAdded", "toolsRemoved"])
+        if field == "content" and rng.random() < 0.5:
+            del message["content"]
+        else:
+            message[field] = rng.choice([42, "oops", {"x": 1}, [1, 2]])
+    return _edit(rng, lines, _is_role("system"), change)
+
+
+def context_edit_damaged(rng: random.Random, lines: Lines) -> Lines | None:
+    """A `context_edit` whose replacement is neither null nor {content} (or is missing)."""
+    def change(entry: dict[str, Any], _: Lines) -> None:
+        choice = rng.choice(["string", "number", "empty", "array", "missing"])
+        if choice == "missing":
+            del entry["replacement"]
+        else:
+            entry["replacement"] = {"string": "shorter", "number": 7, "empty": {}, "array": [1]}[choice]
+    return _edit(rng, lines, lambda e: e.get("type") == "context_edit", change)
+
+
+def usage_damaged(rng: random.Random, lines: Lines) -> Lines | None:
+    """A pi 1.x `usage` entry with a wrong-typed or missing field."""
+    def change(entry: dict[str, Any], _: Lines) -> None:
+        field = rng.choice(["kind", "provider", "model", "usage", "note"])
+        if field in entry and rng.random() < 0.4:
+            del entry[field]
+        else:
+            entry[field] = rng.choice([None, 3, ["x"], {"input": "many"}])
+    return _edit(rng, lines, lambda e: e.get("type") == "usage", change)
+
+
+def _escape_edit(rng: random.Random, lines: Lines, where: Callable[[dict[str, Any]], bool],
+                 change: Callable[[bytes], bytes]) -> Lines | None:
+    """A byte-level edit of one entry line chosen by `where` (json.dumps cannot write what the edit makes)."""
+    found = _entries(lines, where)
+    if not found:
+        return None
+    index, _ = rng.choice(found)
+    out = list(lines)
+    out[index] = change(out[index])
+    return out
+
+
+def _text_value(line: bytes, rng: random.Random) -> int | None:
+    """Where a `"text":"` or `"content":"` string value starts (just past its quote), or None."""
+    starts = [m.end() for m in re.finditer(rb'"(?:text|content|summary|thinking)":"', line)]
+    return rng.choice(starts) if starts else None
+
+
+def lone_surrogate(rng: random.Random, lines: Lines) -> Lines | None:
+    """An escaped lone UTF-16 surrogate (`\\ud800` as written in JSON), which JSON.parse reads: in a message's text,
+    or in an entry's id and in every reference to it."""
+    unit = rng.choice([b"\\ud800", b"\\udfff", b"\\uDBFF", b"\\udc00"])
+    if rng.random() < 0.5:
+        def into_text(line: bytes) -> bytes:
+            at = _text_value(line, rng)
+            return line if at is None else line[:at] + unit + line[at:]
+        return _escape_edit(rng, lines, lambda e: bool(_text_value(_dump(e), random.Random(0))), into_text)
+    found = _entries(lines, lambda e: isinstance(e.get("id"), str))
+    if not found:
+        return None
+    _, entry = rng.choice(found)
+    old = json.dumps(entry["id"]).encode()
+    new = old[:-1] + unit + b'"'
+    return [line.replace(old, new) if i else line for i, line in enumerate(lines)]
+
+
+def js_space_before_header(rng: random.Random, lines: Lines) -> Lines:
+    """Whitespace JavaScript's trim removes but JSON does not allow (`\\v`, `\\f`, a no-break space) before the
+    header: pi 0.73 trims the whole file before splitting it."""
+    return [rng.choice([b"\x0b", b"\x0c", b"\x0b\x0c", b"\xc2\xa0"]) + lines[0], *lines[1:]]
+
+
+def header_timestamp(rng: random.Random, lines: Lines) -> Lines:
+    header = json.loads(lines[0])
+    header["timestamp"] = rng.choice(["yesterday", "", "2026-13-45T99:00:00Z", "Thu, 01 Jan 2026", 1795168803000])
+    return [_dump(header), *lines[1:]]
+
+
+_NUMBER = re.compile(rb'(?<=[:\[,])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?=[,}\]])')
+
+
+def number_overflow(rng: random.Random, lines: Lines) -> Lines | None:
+    """A number JSON.parse reads as Infinity (`1e400`), or an integer beyond 2^53 it rounds."""
+    def change(line: bytes) -> bytes:
+        found = list(_NUMBER.finditer(line))
+        if not found:
+            return line
+        match = rng.choice(found)
+        big = rng.choice([b"1e400", b"-1e400", b"123456789012345678901234567890", b"1.5e309"])
+        return line[:match.start()] + big + line[match.end():]
+    return _escape_edit(rng, lines, lambda e: bool(_NUMBER.search(_dump(e))), change)
+
+
+def context_edit_of_calls(rng: random.Random, lines: Lines) -> Lines | None:
+    """A well-formed `context_edit` appended at the end that replaces the content of an assistant message with
+    tool calls on the path: the calls are gone, their results stay."""
+    calls = _entries(lines, lambda e: _is_role("assistant")(e) and isinstance(e["message"].get("content"), list)
+                     and any(isinstance(b, dict) and b.get("type") == "toolCall" for b in e["message"]["content"]))
+    ids = [e.get("id") for _, e in _entries(lines)]
+    if not calls or not ids or not isinstance(ids[-1], str):
+        return None
+    _, target = rng.choice(calls)
+    replacement = rng.choice([{"content": "I listed the files."}, {"content": [{"type": "text", "text": "done"}]}])
+    edit = {"type": "context_edit", "id": "e0d1e2f3", "parentId": ids[-1], "timestamp": "2026-12-04T07:00:00.000Z",
+            "targetId": target["id"], "replacement": replacement}
+    return [*lines[:-1], _dump(edit), b""]
+
+
+def empty_id(rng: random.Random, lines: Lines) -> Lines | None:
+    """An entry whose id is `""`, and its child whose parentId is `""`: pi's walk stops at the falsy parentId."""
+    objects = _entries(lines)
+    named = [(i, e) for i, e in objects if isinstance(e.get("id"), str)
+             and any(c.get("parentId") == e["id"] for _, c in objects)
+             and sum(line.count(json.dumps(e["id"]).encode()) for line in lines)
+             == 1 + sum(1 for _, c in objects if c.get("parentId") == e["id"])]
+    if not named:
+        return None
+    i, parent = rng.choice(named)
+    old = parent["id"]
+    out = list(lines)
+    for j, entry in objects:
+        if entry.get("parentId") == old or j == i:
+            entry["parentId" if j != i else "id"] = ""
+            out[j] = _dump(entry)
+    return out
+
+
+def _fresh_ids(entries: list[dict[str, Any]], salt: str) -> list[dict[str, Any]]:
+    """Copies with every id (and parentId naming one of them) renamed, as another writer would have drawn them."""
+    renamed = {e["id"]: f"{salt}{k:06x}" for k, e in enumerate(entries) if isinstance(e.get("id"), str)}
+    out = []
+    for entry in entries:
+        copy = json.loads(json.dumps(entry))
+        if copy.get("id") in renamed:
+            copy["id"] = renamed[copy["id"]]
+        if copy.get("parentId") in renamed:
+            copy["parentId"] = renamed[copy["parentId"]]
+        out.append(copy)
+    return out
+
+
+def interleaved_writers(rng: random.Random, lines: Lines) -> Lines | None:
+    """Two pi processes on one session: both resumed from the same entry and appended their own turns, and their
+    lines interleave in the file."""
+    found = _entries(lines, lambda e: isinstance(e.get("id"), str))
+    if len(found) < 4:
+        return None
+    cut = rng.randrange(max(1, len(found) - 4), len(found) - 1)
+    head_index = found[cut][0]
+    ours = [e for _, e in found[cut + 1:]]
+    theirs = _fresh_ids(ours, "b")
+    out = list(lines[:head_index + 1])
+    for mine, other in zip(ours, theirs, strict=True):
+        out += [_dump(mine), _dump(other)] if rng.random() < 0.5 else [_dump(other), _dump(mine)]
+    return [*out, b""]
+
+
+def torn_then_appended(rng: random.Random, lines: Lines) -> Lines | None:
+    """The last write was cut short, and the next run appended onto the torn line (pi 0.73 does not add the
+    missing newline), then went on appending."""
+    found = _entries(lines, lambda e: isinstance(e.get("id"), str))
+    if len(found) < 3:
+        return None
+    index = rng.randrange(2, len(lines) - 2)
+    torn = lines[index][:rng.randrange(1, len(lines[index]))]
+    return [*lines[:index], torn + lines[index + 1], *lines[index + 2:]]
+
+
+def pasted_branch(rng: random.Random, lines: Lines) -> Lines | None:
+    """Entries copied from another session and pasted in: their first parentId names an entry of that session."""
+    others = [path for path in seeds() if path.read_bytes().split(b"\n")[1:] != lines[1:]]
+    other = rng.choice(others).read_bytes().split(b"\n")
+    found = _entries(other, lambda e: isinstance(e.get("id"), str))
+    start = rng.randrange(1, max(2, len(found) - 2))
+    piece = [_dump(e) for e in _fresh_ids([e for _, e in found[start:start + rng.randrange(1, 4)]], "c")]
+    where = rng.choice([len(lines) - 1, rng.randrange(1, len(lines) - 1)])
+    return [*lines[:where], *piece, *lines[where:]]
+
+
+def broken_escape(rng: random.Random, lines: Lines) -> Lines | None:
+    """A hand edit that breaks an escape: an escaped quote unescaped, a backslash dropped from `\\n`, an unknown
+    escape, or a `\\u` with too few digits."""
+    def change(line: bytes) -> bytes:
+        at = _text_value(line, rng)
+        if at is None:
+            return line
+        broken = rng.choice([b'say "hi"', b"\\x41", b"\\u12", b"C:\\path", b"\\'"])
+        return line[:at] + broken + line[at:]
+    return _escape_edit(rng, lines, lambda e: bool(_text_value(_dump(e), random.Random(0))), change)
+
+
+def foreign_header(rng: random.Random, lines: Lines) -> Lines:
+    """The header replaced by another session's, another agent's first line, or a header pi's type check rejects."""
+    choice = rng.choice(["other-session", "thndrs", "claude", "type-case", "id-number"])
+    header = json.loads(lines[0])
+    if choice == "other-session":
+        header.update(id="0190aaaa-bbbb-7ccc-8ddd-eeeeffff0000", cwd="/elsewhere", timestamp="2025-01-01T00:00:00.000Z")
+        first = _dump(header)
+    elif choice == "thndrs":
+        first = b'{"seq":0,"schema_version":"0.1.0","type":"session","session_id":"s1","turn_id":null}'
+    elif choice == "claude":
+        first = b'{"type":"summary","summary":"A session","leafUuid":"0b1c"}'
+    elif choice == "type-case":
+        header["type"] = "Session"
+        first = _dump(header)
+    else:
+        header["id"] = 12345
+        first = _dump(header)
+    return [first, *lines[1:]]
+
+
+def nul_bytes(rng: random.Random, lines: Lines) -> Lines | None:
+    """A NUL in a string: raw (JSON forbids control characters there) or escaped as `\\u0000` (legal)."""
+    def change(line: bytes) -> bytes:
+        at = _text_value(line, rng)
+        if at is None:
+            return line
+        return line[:at] + rng.choice([b"\x00", b"\\u0000", b"a\\u0000b"]) + line[at:]
+    return _escape_edit(rng, lines, lambda e: bool(_text_value(_dump(e), random.Random(0))), change)
+
+
+def duplicate_key(rng: random.Random, lines: Lines) -> Lines | None:
+    """A key written twice in one object (JSON.parse keeps the last): a stale value first, or last."""
+    def change(line: bytes) -> bytes:
+        key = rng.choice([b"type", b"id", b"parentId", b"timestamp"])
+        match = re.search(rb'"' + key + rb'":("[^"]*"|null)', line)
+        if match is None:
+            return line
+        stale = rng.choice([b'"x"', b"null", b'"message"', b"7"])
+        pair = b'"' + key + b'":' + stale
+        if rng.random() < 0.5:  # the stale value first: JSON.parse keeps the real one
+            return line[:1] + pair + b"," + line[1:]
+        return line[:-1] + b"," + pair + b"}"
+    return _escape_edit(rng, lines, lambda e: True, change)
+
+
+def odd_ids(rng: random.Random, lines: Lines) -> Lines | None:
+    """An id pi never draws, renamed consistently with every reference to it: keys of Object.prototype, spaces,
+    non-ASCII, very long, or looking like a number."""
+    found = _entries(lines, lambda e: isinstance(e.get("id"), str))
+    if not found:
+        return None
+    _, entry = rng.choice(found)
+    new = rng.choice(["__proto__", "constructor", "has space", "héllo✓", "x" * 300, "12345678", "toString", "root"])
+    old = json.dumps(entry["id"]).encode()
+    return [line.replace(old, _dump(new)) if i else line for i, line in enumerate(lines)]
+
+
 KINDS: dict[str, Mutation] = {
     "delete-line": delete_line,
     "duplicate-line": duplicate_line,
@@ -298,7 +557,25 @@ KINDS: dict[str, Mutation] = {
     "bom": bom,
     "v1-entries": v1_entries,
     "hookMessage": hook_message,
+    "system-damaged": system_damaged,
+    "context-edit-damaged": context_edit_damaged,
+    "usage-damaged": usage_damaged,
+    "lone-surrogate": lone_surrogate,
+    "js-space-before-header": js_space_before_header,
+    "header-timestamp": header_timestamp,
+    "number-overflow": number_overflow,
+    "context-edit-of-calls": context_edit_of_calls,
+    "empty-id": empty_id,
+    "interleaved-writers": interleaved_writers,
+    "torn-then-appended": torn_then_appended,
+    "pasted-branch": pasted_branch,
+    "broken-escape": broken_escape,
+    "foreign-header": foreign_header,
+    "nul-bytes": nul_bytes,
+    "duplicate-key": duplicate_key,
+    "odd-ids": odd_ids,
 }
+MUTANTS_PER_RELEASE = MUTANTS_PER_KIND * len(KINDS)
 
 
 def generate(count: int = MUTANTS_PER_RELEASE, seed: int = SEED) -> list[Mutant]:

@@ -35,6 +35,25 @@ def table(verdicts: Sequence[suite.Verdict]) -> str:
     return "\n".join(rows)
 
 
+def summary(verdicts: Sequence[suite.Verdict]) -> str:
+    """Per release, over the mutants (corpus files left out): how many agree on every check, how many agree once
+    the known disagreements (known.py) are set aside, and on how many of those where pi built a request our model
+    context lists the same messages (roles and synthetic results) and our active path has pi's length."""
+    rows = ["| pi | mutants | agree | % | agree but known | % | context equal | % |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for release in sorted({verdict.release for verdict in verdicts}):
+        mine = [verdict for verdict in verdicts if verdict.release == release and verdict.kind != "corpus"]
+        agree = sum(1 for verdict in mine if not verdict.failed)
+        explained_too = sum(1 for verdict in mine
+                            if all(explained(release, verdict.kind, check) for check in verdict.failed))
+        judged = [verdict for verdict in mine if "context" in verdict.applied]
+        equal = sum(1 for verdict in judged if not {"context", "path"} & set(verdict.failed))
+        rows.append(f"| {release} | {len(mine)} | {agree} | {100 * agree / len(mine):.1f} | {explained_too} | "
+                    f"{100 * explained_too / len(mine):.1f} | {equal} of {len(judged)} | "
+                    f"{100 * equal / max(len(judged), 1):.1f} |")
+    return "\n".join(rows)
+
+
 def main() -> int:
     problem = suite.install_problem()
     if problem is not None:
@@ -45,6 +64,8 @@ def main() -> int:
         start = time.perf_counter()
         verdicts += suite.run(release)
         print(f"pi {release}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    print(summary(verdicts))
+    print()
     print(table(verdicts))
     return 0
 

@@ -6,6 +6,7 @@ export function contextText(result: ContextResult, fileName: string, line: numbe
   const header = [`Model context from line ${line + 1} of ${fileName}${result.label ? ` (${result.label})` : ""}`];
   if (typeof result.leaf === "number" && result.leaf !== line) header.push(`Line ${line + 1} is not an entry; this is the context from the active leaf, line ${result.leaf + 1}.`);
   if (result.turn_id) header.push(`Turn ${result.turn_id}.`);
+  if (result.cut_short) header.push(`Mid-conversation: ${result.cut_short}.`);
   header.push(count === 0 ? "Nothing is sent from here." : `${count} message${count === 1 ? "" : "s"}, in the order the agent sends them.`);
   const blocks = result.messages.map((message, index) => {
     const where = typeof message.line === "number" ? ` (line ${message.line + 1})` : "";

@@ -29,6 +29,10 @@ export interface TreeNode {
   on_active_path?: boolean;
   /** ElyraNode only. */
   is_leaf?: boolean;
+  /** ElyraNode only. For a root that is one only because its link to its parent is broken, why ("parentId 'x' names
+   * no entry"): pi's tree view shows it as a root, and its context walk stops there. None for a root with
+   * `parentId: null`, and for every other entry. */
+  orphan?: string | null;
   /** TurnNode, RecordNode only. */
   kind?: "turn" | "record";
   /** TurnNode only. */
@@ -87,6 +91,10 @@ export interface ContextResult {
   /** ElyraContext only. */
   leaf?: number | null;
   messages: ContextMessage[];
+  /** ElyraContext only. When pi's walk from the leaf stopped at a broken link, so the context starts mid-
+   * conversation: where and why (the first message is then not the conversation's first). None when the walk
+   * reached a real root. */
+  cut_short?: string | null;
   /** TurnContext only. */
   turn_id?: string | null;
 }

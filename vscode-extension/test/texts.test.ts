@@ -29,3 +29,9 @@ test("context: a line that is not an entry says whose context it is", () => {
   assert.match(text, /Line 1 is not an entry; this is the context from the active leaf, line 8\./);
   assert.match(text, /Nothing is sent from here\./);
 });
+
+test("context: a walk cut short at a broken link says the context starts mid-conversation", () => {
+  const cut = "pi's walk from the leaf stops at the entry on line 3: its parentId 'gone' names no entry in this file";
+  const text = contextText({ format: "elyra", version: 3, label: "", leaf: 2, messages: [], cut_short: cut }, "s.jsonl", 2);
+  assert.match(text, /Mid-conversation: pi's walk from the leaf stops at the entry on line 3: its parentId 'gone' names no entry in this file\./);
+});

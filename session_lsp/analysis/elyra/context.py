@@ -86,8 +86,8 @@ def _decode(text: str) -> dict[str, Any]:
         return value if isinstance(value, dict) else {}
     try:
         value = _DECODER.decode(text)
-    except msgspec.DecodeError:
-        return {}
+    except msgspec.DecodeError:  # what JSON.parse still reads (lone surrogate escapes, numbers past a double)
+        value = decode(text).value
     return value if isinstance(value, dict) else {}
 
 

@@ -13,7 +13,7 @@ import msgspec
 
 from .. import plain
 from ..detect import FormatInfo, Kind, pi_version
-from ..diagnostics import LineIssue
+from ..diagnostics import LineIssue, Severity
 from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
@@ -22,7 +22,7 @@ from ..structure import Budget, Hint, Lens, Outline, RenameTarget
 from . import cards, editing, lenses, outline, payloads, rename
 from .bom import bom_issue
 from .line_pass import LineState, analyze_line, line_title
-from .link_pass import id_in_file_name, link, relink
+from .link_pass import id_in_file_name, link, place_line_issue, relink
 from .model import ElyraModel
 from .releases import RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, Line
@@ -100,10 +100,13 @@ class ElyraFormat(plain.Quiet):
                options: Options, changed: Collection[int]) -> Linked | None:
         return relink(previous, lines, results, info, options, changed)
 
-    def bom_issue(self, options: Options) -> LineIssue | None:
+    def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
         """pi's loader trims the whole file before splitting it (in some releases), so line 1 is read without the
-        mark; what the targeted release does then is ELY008."""
-        return bom_issue(options.pi_version)
+        mark or space; what the targeted release does then is ELY008."""
+        return bom_issue(options.pi_version, lead)
+
+    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
+        return place_line_issue(model, line, code) if isinstance(model, ElyraModel) else None
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
         return id_in_file_name(path)

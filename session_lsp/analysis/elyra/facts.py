@@ -58,6 +58,8 @@ class SpecialFacts(msgspec.Struct, frozen=True, gc=False):
     """For session_info entries: the session name."""
     omits: bool = False
     """For context_edit entries: `replacement` is null (the target leaves the context)."""
+    keeps_calls: bool = False
+    """For context_edit entries: the replacement content holds toolCall blocks (an assistant's calls survive)."""
 
 
 NO_SPECIALS = SpecialFacts()
@@ -89,6 +91,7 @@ class EntryFacts(msgspec.Struct, frozen=True, gc=False):
     label = Forwarded[str | None]()
     name = Forwarded[str | None]()
     omits = Forwarded[bool]()
+    keeps_calls = Forwarded[bool]()
 
 
 class NullFacts(EntryFacts, frozen=True, gc=False):

@@ -19,7 +19,7 @@ from .. import validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
-from ..lines import MAX_DEPTH, Decoded, LineKind, decode, too_deep
+from ..lines import MAX_DEPTH, Decoded, LineKind, decode, overflowing_numbers, too_deep
 from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
@@ -142,21 +142,24 @@ def _version(info: FormatInfo) -> int:
 def _slow(text: str, info: FormatInfo, release: PiRelease, state: LineState) -> LineResult:
     decoded = decode(text)
     kind = decoded.kind
-    if kind is LineKind.INVALID and ("\\ud" in text or "\\uD" in text):
-        mended = _mend_surrogates(text)
-        if mended != text:
-            return analyze_line(mended, info, state, release)
     if kind is LineKind.BLANK:
         issue = LineIssue("ELY004", 0, len(text), "blank line: pi skips it when loading (pi never writes one)")
         return line_result(kind, None, (issue,))
     result = _decoded(text, decoded, info, release, state)
-    if not decoded.too_deep:
+    extra: tuple[LineIssue, ...] = ()
+    if decoded.too_deep:
+        start, end = decoded.deep
+        extra = (LineIssue("ELY007", start, end, f"a value nested deeper than {MAX_DEPTH} levels: pi's JSON.parse "
+                           "reads it like any other, but this checker reads the line without it, so nothing inside "
+                           "it is checked"),)
+    if decoded.overflow:
+        extra += tuple(LineIssue("ELY009", start, end, f"the number {text[start:end]} is beyond what a JavaScript "
+                                 "number holds: pi's JSON.parse reads it as " + ("-" if text[start] == "-" else "")
+                                 + "Infinity and keeps the entry; whatever pi writes or sends of it becomes null")
+                       for start, end in overflowing_numbers(text))
+    if not extra:
         return result
-    start, end = decoded.deep
-    issue = LineIssue("ELY007", start, end, f"a value nested deeper than {MAX_DEPTH} levels: pi's JSON.parse reads "
-                      "it like any other, but this checker reads the line without it, so nothing inside it is "
-                      "checked")
-    return msgspec.structs.replace(result, issues=(*result.issues, issue))
+    return msgspec.structs.replace(result, issues=(*result.issues, *extra))
 
 
 def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, state: LineState) -> LineResult:
@@ -194,37 +197,16 @@ def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, 
                           "last line it becomes the leaf and pi resumes with an empty context")
         return line_result(kind, JUNK_FACTS, (issue,), title)
     raw: dict[str, Any] = decoded.value
-    return _object(text, line_view(raw), info, _schema_findings(raw, info), release, state)
+    return _object(text, line_view(raw), info, _schema_findings(raw, info, release), release, state)
 
 
-_ESCAPE = re.compile(r"\\(?:u([dD][89a-fA-F][0-9a-fA-F]{2})|.)")
-"""Every escape, so an escaped backslash is consumed whole; group 1 is set for a UTF-16 surrogate."""
+_BASE_KEYS = frozenset({"type", "id", "parentId", "timestamp"})
+"""The entry base: what pi's tree reads of any entry, whatever its type."""
+_USAGE_EFFECT = ("pi 1.6 never sends a `usage` entry to the model, but adds it to the session's token and cost "
+                 "totals, which then show wrong numbers (or the cost breakdown fails)")
 
 
-def _mend_surrogates(text: str) -> str:
-    """`JSON.stringify` writes a lone UTF-16 surrogate as an escape (`\\ud800`) and `JSON.parse` reads it back; msgspec
-    refuses it. Each lone one becomes `\\ufffd`, the same length, so the line reads as pi reads it, columns intact."""
-    units = [(match.start(), match.group(1)) for match in _ESCAPE.finditer(text) if match.group(1)]
-    lone: list[int] = []
-    paired_low = -1
-    for index, (start, unit) in enumerate(units):
-        if unit[1] in "89abAB":
-            after = units[index + 1] if index + 1 < len(units) else None
-            if after is not None and after[0] == start + 6 and after[1][1] not in "89abAB":
-                paired_low = after[0]
-                continue
-            lone.append(start)
-        elif start != paired_low:
-            lone.append(start)
-    if not lone:
-        return text
-    pieces = list(text)
-    for start in lone:
-        pieces[start : start + 6] = "\\ufffd"
-    return "".join(pieces)
-
-
-def _schema_findings(raw: dict[str, Any], info: FormatInfo) -> list[Finding]:
+def _schema_findings(raw: dict[str, Any], info: FormatInfo, release: PiRelease) -> list[Finding]:
     tree = _tree(info)
     issues = validate.check(raw, schema.Line)
     tag = raw.get("type")
@@ -232,7 +214,25 @@ def _schema_findings(raw: dict[str, Any], info: FormatInfo) -> list[Finding]:
         # validate stopped at the tag; the entry base fields still matter to pi's tree
         issues += [issue for issue in validate.check(raw, schema.EntryBase)
                    if issue.kind is not validate.IssueKind.UNKNOWN_FIELD]
-    return [found for issue in issues if (found := finding_for(issue, raw, tree)) is not None]
+    message = raw.get("message")
+    role = message.get("role") if isinstance(message, dict) else None
+    if isinstance(tag, str) and tag in release.unknown_entry_types:
+        # a release that does not know the type keeps the entry as a tree node and reads nothing else of it
+        issues = [issue for issue in issues if issue.path[:1] and issue.path[0] in _BASE_KEYS]
+    elif tag == "message" and isinstance(role, str) and role in release.unknown_roles:
+        issues = [issue for issue in issues if issue.path[:1] != ("message",) or issue.path == ("message", "role")]
+    found = [finding for issue in issues if (finding := finding_for(issue, raw, tree)) is not None]
+    if tag == "usage":
+        found = [_usage_finding(finding) for finding in found]
+    return found
+
+
+def _usage_finding(finding: Finding) -> Finding:
+    """A damaged `usage` entry costs only the totals pi displays, never the context it sends."""
+    if finding.code not in ("ELY032", "ELY033") or finding.path[:1] == () or finding.path[0] in _BASE_KEYS:
+        return finding
+    detail = finding.message.split(": pi ", 1)[0].split("; pi's code", 1)[0]
+    return finding._replace(message=f"{detail}: {_USAGE_EFFECT}", severity=Severity.WARNING)
 
 
 # -- header ---------------------------------------------------------------------------------------------------------
@@ -251,8 +251,9 @@ def _header(text: str, header: Any, findings: list[Finding], release: PiRelease)
     timestamp = header.timestamp
     if timestamp is not UNSET and not _is_pi_time(timestamp) and not _is_iso_time(timestamp):
         findings.append(Finding("ELY014", ("timestamp",), Mark.VALUE,
-                                f"header `timestamp` {timestamp!r} is not an ISO-8601 time: pi's session listing "
-                                "sorts by it and gets NaN"))
+                                f"header `timestamp` {timestamp!r} is not an ISO-8601 time: pi opens and resumes "
+                                "the session as usual; only its session list, which sorts by this time, places it "
+                                "out of order", Severity.INFORMATION))
     for attr, key in (("branched_from", "branchedFrom"), ("provider", "provider"), ("model_id", "modelId"),
                       ("thinking_level", "thinkingLevel")):
         if has(header, attr):
@@ -300,6 +301,12 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
             findings.append(Finding("ELY035", ("timestamp",), Mark.VALUE,
                                     f"`timestamp` {timestamp!r} is not an ISO-8601 time: pi's tree ordering and "
                                     "\"modified\" dates become NaN"))
+    if parent == "" and _tree(info):
+        findings.append(Finding("ELY048", ("parentId",), Mark.VALUE,
+                                "`parentId` is an empty string: pi's context walk reads it as no parent and stops "
+                                "here as at a root, so every entry above this one leaves the model context (pi's "
+                                "tree view still hangs it under an entry whose id is \"\", if there is one)"))
+        parent = None
     last_id = state.last_id
     parent = last_id.same(parent)
     if type(entry_id) is str:
@@ -586,8 +593,11 @@ def _context_edit(entry: Any, info: FormatInfo, findings: list[Finding], base: B
                   release: PiRelease) -> EntryFacts:
     target = entry.target_id
     target = None if target is UNSET else target
-    omits = entry.replacement is None
-    return EntryFacts(*base, special=SpecialFacts(target_id=target, omits=omits))
+    replacement = entry.replacement
+    omits = replacement is None
+    content = getattr(replacement, "content", None) if replacement is not UNSET and not omits else None
+    keeps_calls = isinstance(content, list) and any(getattr(block, "type", None) == "toolCall" for block in content)
+    return EntryFacts(*base, special=SpecialFacts(target_id=target, omits=omits, keeps_calls=keeps_calls))
 
 
 _CHECKS = {

@@ -90,13 +90,69 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
 
 
 _PATH_RULES = frozenset({"ELY042", "ELY050", "ELY051", "ELY055", "ELY058", "ELY059", "ELY070", "ELY071", "ELY072",
-                         "ELY073", "ELY074", "ELY075", "ELY076"})
+                         "ELY073", "ELY074", "ELY075", "ELY076", "ELY077"})
 """Rules about what pi sends from a path: they matter only where pi resumes, which `_Checker.placed` says."""
 _ABANDONED = "(on an abandoned branch: this matters only if you navigate there)"
 _COMPACTED = ("(compacted away on the active path: pi no longer sends it; this matters only if you navigate back "
               "above the compaction)")
 _SPEAKING_TYPES = frozenset({"custom_message", "branch_summary", "compaction"})
 """Entry types (besides messages) that put a message into pi's model context."""
+
+
+_PLACED_LINE_RULES = frozenset({"ELY030", "ELY031", "ELY032", "ELY033", "ELY059", "ELY060", "ELY061", "ELY066",
+                                "ELY067", "ELY068", "ELY069"})
+"""Line-pass rules about what pi sends of an entry: like `_PATH_RULES`, said where they are off the active path."""
+
+
+def compacted_below(model: ElyraModel) -> int | None:
+    """The entry on the active path above which the last compaction on it drops everything (its first kept entry,
+    or the compaction itself when that names nothing above it); None without a compaction there."""
+    cached = model.views.get("compacted_below")
+    if isinstance(cached, int):
+        return None if cached == NONE else cached
+    facts, path = model.line_facts, model.active_path
+    last = max((line for line in model.special_lines if facts[line].type == "compaction" and line in path),
+               key=model.pre.__getitem__, default=None)
+    found = None
+    if last is not None:
+        kept = model.first_kept(last)
+        found = kept if kept is not None and model.is_ancestor(kept, last) else last
+    model.views["compacted_below"] = NONE if found is None else found
+    return found
+
+
+def _off_the_path(model: ElyraModel, line: int) -> str | None:
+    """What to say of an entry pi does not send on resume: on an abandoned branch, or compacted away."""
+    if not model.is_entry(line):
+        return None
+    if line not in model.active_path:
+        return _ABANDONED
+    cut = compacted_below(model)
+    if cut is not None and line != cut and model.is_ancestor(line, cut):
+        return _COMPACTED
+    return None
+
+
+def place_line_issue(model: ElyraModel, line: int, code: str) -> tuple[str, Severity | None] | None:
+    """Where a line-pass issue's entry sits, when that changes what it means: a note for its message, and a
+    severity when it changes (None: the rule's). Off the active path, the notes of `_PATH_RULES`; a context_edit
+    with a bad replacement (ELY059) that a later edit of the same target on the path supersedes has no effect."""
+    if code not in _PLACED_LINE_RULES or not model.tree or model.resumed is None:
+        return None
+    note = _off_the_path(model, line)
+    if note is not None:
+        return note, None
+    if code != "ELY059":
+        return None
+    facts = model.line_facts
+    target = facts[line].target_id
+    later = next((other for other in reversed(model.special_lines)
+                  if other != line and facts[other].type == "context_edit" and facts[other].target_id == target
+                  and other in model.active_path and model.is_ancestor(line, other)), None)
+    if target is None or later is None:
+        return None
+    return (f"(superseded: the context_edit on line {later + 1} edits the same entry later on the path, and pi "
+            "applies only the latest, so this one has no effect)", Severity.WARNING)
 
 
 class _Checker:
@@ -118,29 +174,15 @@ class _Checker:
         model = self.model
         if not model.tree or model.resumed is None:
             return self.issues
-        cut = self._compacted_below()
         out: list[LinkIssue] = []
         for issue in self.issues:
             line = issue.anchor.line
-            if issue.code in _PATH_RULES and model.is_entry(line):
-                if line not in model.active_path:
-                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_ABANDONED}")
-                elif cut is not None and line != cut and model.is_ancestor(line, cut):
-                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {_COMPACTED}")
+            if issue.code in _PATH_RULES:
+                note = _off_the_path(model, line)
+                if note is not None:
+                    issue = msgspec.structs.replace(issue, message=f"{issue.message} {note}")
             out.append(issue)
         return out
-
-    def _compacted_below(self) -> int | None:
-        """The entry on the active path above which the last compaction on it drops everything (its first kept
-        entry, or the compaction itself when that names nothing above it); None without a compaction there."""
-        model, facts = self.model, self.facts
-        path = model.active_path
-        last = max((line for line in model.special_lines if facts[line].type == "compaction" and line in path),
-                   key=model.pre.__getitem__, default=None)
-        if last is None:
-            return None
-        kept = model.first_kept(last)
-        return kept if kept is not None and model.is_ancestor(kept, last) else last
 
     # -- the file and its header ------------------------------------------------------------------------------
 
@@ -151,7 +193,7 @@ class _Checker:
             self.add("ELY005", len(results) - 1, (),
                      f"the file does not end with a newline (pi ends every line it writes): "
                      f"{self.release.final_newline}", severity=self.release.final_newline_severity)
-        self._header_missing(info)
+        self._header_missing(info, lines)
         for duplicate in model.headers[1:]:
             self.add("ELY013", duplicate, ("type",),
                      f"a second session header: pi takes the first one (line {model.headers[0] + 1}) as the header "
@@ -181,12 +223,35 @@ class _Checker:
             self._migrated(header_line, header, "v2 file: pi migrates it to v3 when it opens it (hookMessage roles "
                            "renamed custom; ids and parents kept) and rewrites the file in place")
 
+    def _header_not_first(self, first: int, lines: Sequence[str]) -> None:
+        """ELY011, as the targeted release's `--continue` scans for the header: 0.73 parses the first line only; 1.6
+        skips blank, malformed and falsy lines, as far as its scan limit."""
+        release = self.release
+        related = ((0, (), "the first line, which is not the header"),)
+        opened = f"the header is on line {first + 1}, after lines pi cannot parse: {release.name} loads it when opened"
+        if not release.header_scan_skips:
+            self.add("ELY011", first, ("type",),
+                     f"{opened} explicitly, but its `pi --continue` parses only the first physical line and ignores "
+                     "this session", related=related)
+            return
+        end = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines[: first + 1])
+        limit = release.header_scan_bytes
+        if end > limit:
+            self.add("ELY011", first, ("type",),
+                     f"{opened} explicitly, but its `pi --continue` scans only the first {limit} bytes for the header, "
+                     f"and this one ends at byte {end}: it ignores this session", related=related)
+            return
+        self.add("ELY011", first, ("type",),
+                 f"{opened} and its `pi --continue` skips the blank, malformed and falsy lines before it, so the "
+                 "session resumes as usual (pi 0.73's `--continue` parsed only the first line and ignored it)",
+                 related=related, severity=Severity.INFORMATION)
+
     def _migrated(self, header_line: int, header: HeaderFacts, what: str) -> None:
         """ELY025, for a sound old file whose version no other rule reports: pi rewrites it on first open."""
         said = f"version {header.version}" if header.has_version else "no `version`"
         self.add("ELY025", header_line, ("version",) if header.has_version else ("type",), f"{said}, a {what}")
 
-    def _header_missing(self, info: FormatInfo) -> None:
+    def _header_missing(self, info: FormatInfo, lines: Sequence[str]) -> None:
         model, facts = self.model, self.facts
         entries = len(model.entry_lines)
         consequence = self.release.bad_header.format(entries=f"{entries} {'entry' if entries == 1 else 'entries'}")
@@ -200,10 +265,7 @@ class _Checker:
             if found.id is None:
                 self.add("ELY010", first, ("id",), f"the header's `id` is not a string: {consequence}")
             elif first > 0:
-                self.add("ELY011", first, ("type",),
-                         f"the header is on line {first + 1}, after lines pi cannot parse: it loads when opened "
-                         "explicitly, but `pi --continue` parses only the first physical line and ignores this "
-                         "session", related=((0, (), "the first line, which is not the header"),))
+                self._header_not_first(first, lines)
             return
         if type(found) is NullFacts:
             self.add("ELY010", first, (), "the first line pi can parse is JSON null, not a `{\"type\":\"session\"}` "
@@ -404,6 +466,9 @@ class _Checker:
         speaks = kind in _SPEAKING_TYPES or (kind == "message" and aimed.role is not None)
         editable = kind == "custom_message" or (kind == "message" and aimed.role in EDITABLE_ROLES)
         if speaks and (found.omits or editable):
+            if self.release.projection and kind == "message" and aimed.role == "assistant" and aimed.tool_calls \
+                    and not found.keeps_calls:
+                self._calls_dropped(line, target, aimed, found.omits)
             return
         what = f"a `{aimed.role}` message" if kind == "message" else f"a `{kind}` entry"
         why = ("sends nothing to the model for it" if not speaks
@@ -411,6 +476,25 @@ class _Checker:
         self.add("ELY058", line, ("targetId",),
                  f"this edit targets {what} (line {target + 1}): {name} {why}, so the edit has no effect",
                  related=((target, ("id",), "the entry this edit names"),))
+
+    def _calls_dropped(self, line: int, target: int, aimed: EntryFacts, omits: bool) -> None:
+        """ELY077: an edit that omits an assistant message, or replaces its content without its tool calls, leaves
+        the results of those calls on the path without them."""
+        model = self.model
+        orphans = [(result, call.id) for call in aimed.tool_calls
+                   for result in model.tool_results(target, call.index)
+                   if model.is_ancestor(result, line) or model.is_ancestor(line, result)]
+        if not orphans:
+            return
+        names = ", ".join(dict.fromkeys(repr(call_id) for _, call_id in orphans))
+        how = "omits" if omits else "replaces the content of"
+        self.add("ELY077", line, ("targetId",) if omits else ("replacement",),
+                 f"this edit {how} the assistant message on line {target + 1}, which holds the tool call(s) {names}: "
+                 f"{self.release.name} still sends their results, now without the calls, and providers reject a "
+                 "tool result whose call is missing",
+                 related=((target, ("id",), "the assistant message whose calls go"),
+                          *((result, ("message", "toolCallId"), "a result sent without its call")
+                            for result, _ in orphans[:_RELATED_LIMIT])))
 
     def v1_rules(self) -> None:
         """ELY022: a v1 `firstKeptEntryIndex` that pi's migration cannot turn into a `firstKeptEntryId`."""

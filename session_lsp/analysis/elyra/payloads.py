@@ -37,7 +37,24 @@ def _nodes(results: Sequence[LineResult], model: ElyraModel) -> Iterator[ElyraNo
             children.sort(key=lambda child: child not in active)
         up = parent_of[line]
         yield ElyraNode(facts.id, line, facts.type, facts.role, results[line].title, labels.get(line),
-                        None if up == NONE else up, children, line in active, line == model.leaf)
+                        None if up == NONE else up, children, line in active, line == model.leaf,
+                        orphan(model, line) if up == NONE else None)
+
+
+def orphan(model: ElyraModel, line: int) -> str | None:
+    """Why the root on `line` is one although it names a parent (or names none at all in a tree version); None for
+    a root with `parentId: null` and in a v1 file."""
+    facts = model.line_facts[line]
+    if not model.tree or type(facts) is not EntryFacts:
+        return None
+    parent_id = facts.parent_id
+    if parent_id is None:
+        return None if facts.has_parent else "it has no `parentId`"
+    if parent_id == facts.id:
+        return "its `parentId` is its own id"
+    if parent_id not in model.by_id:
+        return f"its parentId {parent_id!r} names no entry in this file"
+    return None
 
 
 def context(info: FormatInfo, lines: Sequence[str], model: ElyraModel, line: int,
@@ -45,5 +62,12 @@ def context(info: FormatInfo, lines: Sequence[str], model: ElyraModel, line: int
     """From the entry on `line` as the leaf (the file's leaf when `line` is not an entry)."""
     leaf = line if model.is_entry(line) else model.leaf
     messages = build_context(lines, model, leaf, pi_version)
+    cut_short = None
+    if leaf is not None:
+        root = model.path_to_root(leaf)[-1]
+        why = orphan(model, root)
+        if why is not None:
+            cut_short = (f"pi's walk from the leaf stops at the entry on line {root + 1}: {why}, so the context "
+                         "starts mid-conversation and nothing above that entry is sent")
     return ElyraContext(info.kind.value, info.version, info.label, leaf,
-                        [ElyraMessage(m.role, m.text, m.line, m.note) for m in messages])
+                        [ElyraMessage(m.role, m.text, m.line, m.note) for m in messages], cut_short)

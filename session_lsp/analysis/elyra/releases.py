@@ -33,16 +33,20 @@ class PiRelease(msgspec.Struct, frozen=True):
     """What happens to a file whose last line has no `\\n`."""
     final_newline_severity: Severity
     header_scan_bytes: int
-    """How much of the first line `pi --continue` reads to find a session's header."""
+    """How much of the file `pi --continue` reads to find a session's header."""
+    header_scan_skips: bool
+    """Whether `--continue` skips blank, malformed and falsy lines before the header (1.6's `readSessionHeader`);
+    0.73 parses the first physical line only."""
     thinking_levels: tuple[str, ...]
     """Lowest first, as pi's level picker lists them (completion offers them in this order)."""
     stop_reasons: tuple[str, ...]
     unwritten_stop_reasons: tuple[str, ...]
     """Stop reasons the release knows but never persists, which only a response still streaming has (ELY068;
     completion does not offer them)."""
-    trims_bom: bool
-    """Whether the loader trims the whole file before splitting it (0.73), which drops a byte order mark at its start;
-    1.6 parses line by line, so the BOM makes the header unparseable and pi refuses the file."""
+    trims_file: bool
+    """Whether the loader trims the whole file before splitting it (0.73, `String.prototype.trim`), which drops a
+    byte order mark, `\\v`, `\\f` or a no-break space at its start; 1.6 parses line by line, so they make the header
+    unparseable and pi refuses the file."""
     null_line: str
     """What the loader does with a line that is JSON `null`."""
     falsy_line: str | None
@@ -71,10 +75,11 @@ RELEASES: dict[str, PiRelease] = {
                           "unparseable line and are lost",
             final_newline_severity=Severity.WARNING,
             header_scan_bytes=512,
+            header_scan_skips=False,
             thinking_levels=_LEVELS_073,
             stop_reasons=_STOPS_073,
             unwritten_stop_reasons=(),
-            trims_bom=True,
+            trims_file=True,
             null_line="pi 0.73 keeps it as an entry and then throws reading its `.type` (\"Cannot read properties of "
                       "null\"), so it cannot open the session at all (the file is left untouched)",
             falsy_line=None,
@@ -105,10 +110,11 @@ RELEASES: dict[str, PiRelease] = {
                           "write was probably cut short",
             final_newline_severity=Severity.INFORMATION,
             header_scan_bytes=1024 * 1024,
+            header_scan_skips=True,
             thinking_levels=(*_LEVELS_073, "max"),
             stop_reasons=(*_STOPS_073, "pending", "deferred"),
             unwritten_stop_reasons=("pending",),
-            trims_bom=False,
+            trims_file=False,
             null_line=_SKIPPED_16,
             falsy_line=_SKIPPED_16,
             projection=True,

@@ -118,6 +118,10 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
     if raw.get("type") == "session" and len(path) == 1 and kind is not _Kind.MISSING:
         if last == "version":
             return _version_finding(raw)
+        if last == "timestamp":
+            return Finding("ELY014", path, Mark.VALUE,
+                           f"header `timestamp`: {detail}; pi opens and resumes the session as usual; only its "
+                           "session list, which sorts by this time, places it out of order", Severity.INFORMATION)
         consequence = ("pi's loader rejects the file and starts a fresh session over it" if last == "id"
                        else "wrong types break pi's session listing and sorting")
         return Finding("ELY014", path, Mark.VALUE, f"header `{name}`: {detail}; {consequence}")

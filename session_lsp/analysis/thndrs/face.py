@@ -89,7 +89,7 @@ class ThndrsFormat(plain.Quiet):
                options: Options, changed: Collection[int]) -> Linked | None:
         return relink(previous, lines, results, info, options, changed)
 
-    def bom_issue(self, options: Options) -> LineIssue | None:
+    def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
         """None: line 1 is analysed as written, mark included."""
         return None
 

@@ -129,6 +129,9 @@ end
 function M.render_context(context, line)
   local messages = is_null(context.messages) and {} or context.messages
   local lines = { string.format('# Model context from line %d: %d messages', line + 1, #messages), '' }
+  if type(context.cut_short) == 'string' then
+    table.insert(lines, 2, 'Mid-conversation: ' .. context.cut_short .. '.')
+  end
   for index, message in ipairs(messages) do
     local where = is_null(message.line) and '' or string.format(' (line %d)', message.line + 1)
     local note = (is_null(message.note) or message.note == '') and '' or (' [' .. message.note .. ']')
