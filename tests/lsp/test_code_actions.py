@@ -104,7 +104,7 @@ async def test_dangling_parent_is_pointed_at_the_entry_above(shared_editor: Edit
     action, _ = await fix(editor, uri, diagnostics, "ELY042", 4)
     # The entry right above the glued line 3 is line 2 ("dddd0002"), but line 5 repeats that id and pi's index
     # keeps the later one, whose parent is this entry: naming it would close a loop. So the fix takes line 1.
-    assert action.title == "Set parentId to 'dddd0001' (the entry above)" and action.is_preferred
+    assert action.title == "Set parentId to 'dddd0001' (the entry above) (unsafe fix)" and not action.is_preferred
     before, after, found = await apply_and_recheck(editor, uri, action)
     assert after == [*before[:4], before[4].replace('"parentId":"ffff9999"', '"parentId":"dddd0001"'), *before[5:]]
     assert "ELY042" not in codes(found)
@@ -115,7 +115,7 @@ async def test_duplicate_id_gets_a_fresh_one(shared_editor: Editor) -> None:
     editor = shared_editor
     uri, diagnostics = await open_session(editor, fixture_text(BROKEN))
     action, _ = await fix(editor, uri, diagnostics, "ELY040", 5)
-    match = re.fullmatch(r"Give this entry the fresh id '([0-9a-f]{8})' and update the 1 line written after it",
+    match = re.fullmatch(r"Give this entry the fresh id '([0-9a-f]{8})' and update the 1 line written after it \(unsafe fix\)",
                          action.title)
     assert match is not None, action.title
     new = match.group(1)
@@ -169,4 +169,4 @@ async def test_no_quick_fix_where_nothing_is_wrong(shared_editor: Editor) -> Non
         text_document=doc(uri), range=span(editor, uri, 4, 0, 0, end_line=7),
         context=types.CodeActionContext(diagnostics=diagnostics)))
     assert [a.title for a in actions or [] if isinstance(a, types.CodeAction)][::2] == [
-        "Set parentId to 'dddd0001' (the entry above)", 'Rename role "hookMessage" to "custom"']
+        "Set parentId to 'dddd0001' (the entry above) (unsafe fix)", 'Rename role "hookMessage" to "custom"']

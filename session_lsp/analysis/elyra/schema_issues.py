@@ -148,7 +148,8 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
     if kind is _Kind.MISSING:
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
-                       "misbehaves or throws without it")
+                       "misbehaves or throws without it; add it (for some fields the quick fix, or `session-lsp fix "
+                       "--unsafe-fixes`, writes a neutral value)")
     return Finding("ELY033", path, Mark.VALUE,
                    f"`{name}`: {detail}; pi's code assumes the documented type and misbehaves or throws")
 
