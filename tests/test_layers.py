@@ -23,8 +23,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.document",),
     ("analysis.features",),
     ("analysis",),
-    ("files",),
-    ("server",),
+    ("files", "atomic"),
+    ("server", "fixer"),
     ("cli",),
     ("__main__",),
 )
