@@ -62,7 +62,7 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
         return Outcome(name, [], None, data, repaired.unsafe_left,
                        "not valid UTF-8, so writing any fix would replace the invalid bytes with U+FFFD: fix it "
                        "with --unsafe-fixes (ELY006/THN002), or by hand")
-    return Outcome(name, applied, new if new != data else None, data, repaired.unsafe_left)
+    return Outcome(name, applied, new if applied and new != data else None, data, repaired.unsafe_left)
 
 
 def diff(outcome: Outcome) -> str:

@@ -19,7 +19,7 @@ from .. import validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
-from ..lines import MAX_DEPTH, Decoded, LineKind, decode, too_deep
+from ..lines import MAX_DEPTH, Decoded, LineKind, decode, glue_point, too_deep
 from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
@@ -166,15 +166,16 @@ def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, 
         col = decoded.error_col
         end = col + 1 if col < len(text.rstrip()) else col
         message = (f"invalid JSON ({decoded.error}): pi skips this line silently, so the entry is lost "
-                   "(for good after pi's next rewrite of the file)")
+                   "(for good after pi's next rewrite of the file); repair the JSON by hand, or, when it is the torn "
+                   "last line of the file, cut it (quick fix, or `session-lsp fix --unsafe-fixes`)")
         return line_result(kind, None, (LineIssue("ELY001", col, end, message),),
                            "invalid JSON" if state.titles else "")
     if kind is LineKind.GLUED:
         count = len(decoded.parts)
         message = (f"{count} JSON records glued on one line (a newline is missing): pi cannot parse the line and "
-                   f"drops it, losing all {count} records")
-        issue = LineIssue("ELY002", decoded.parts[0], len(text.rstrip()), message,
-                          data={"parts": list(decoded.parts)})
+                   f"drops it, losing all {count} records; the quick fix (or `session-lsp fix`) splits it")
+        start, end = glue_point(text, decoded.parts)
+        issue = LineIssue("ELY002", start, end, message, data={"parts": list(decoded.parts)})
         return line_result(kind, None, (issue,), f"{count} glued records" if state.titles else "", decoded.parts)
     if kind is LineKind.NON_OBJECT:
         value = decoded.value

@@ -150,8 +150,10 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
                        f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
                        "misbehaves or throws without it; add it (for some fields the quick fix, or `session-lsp fix "
                        "--unsafe-fixes`, writes a neutral value)")
+    fix = ("; the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh string id" if path == ("id",)
+           else "; correct the value")
     return Finding("ELY033", path, Mark.VALUE,
-                   f"`{name}`: {detail}; pi's code assumes the documented type and misbehaves or throws")
+                   f"`{name}`: {detail}; pi's code assumes the documented type and misbehaves or throws{fix}")
 
 
 def _bad_replacement(absent: bool) -> Finding:

@@ -24,7 +24,7 @@ from .. import jsonscan, validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue
 from ..jsonscan import Path, dotted
-from ..lines import LineKind, bracket_end, decode, first_past, too_deep
+from ..lines import LineKind, bracket_end, decode, first_past, glue_point, too_deep
 from ..results import LineResult, Mark, line_result
 from ..text import content_span
 from ..validate import IssueKind, SchemaIssue
@@ -184,8 +184,8 @@ def _slow(text: str, state: LineState) -> LineResult:
         count = len(decoded.parts)
         message = (f"{count} JSON records on one line (a newline is missing before column {decoded.parts[1] + 1}): "
                    "serde_json fails with 'trailing characters', so thndrs drops the whole line and every record "
-                   "on it is lost")
-        start, end = decoded.parts[0], len(text.rstrip())
+                   "on it is lost; the quick fix (or `session-lsp fix`) splits it")
+        start, end = glue_point(text, decoded.parts)
         return line_result(kind, count, (LineIssue("THN001", start, end, message),),
                            f"{count} glued records" if titled else "", decoded.parts)
     if kind is LineKind.NON_OBJECT:
