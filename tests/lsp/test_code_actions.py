@@ -26,6 +26,9 @@ from lsp_features import (
 from lsp_harness import Editor, codes, shape
 from lsprotocol import types
 
+from session_lsp.analysis.rule_filter import RuleFilter
+from session_lsp.fixer import repair
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 BROKEN = "elyra-broken.jsonl"
@@ -170,3 +173,33 @@ async def test_no_quick_fix_where_nothing_is_wrong(shared_editor: Editor) -> Non
         context=types.CodeActionContext(diagnostics=diagnostics)))
     assert [a.title for a in actions or [] if isinstance(a, types.CodeAction)][::2] == [
         "Set parentId to 'dddd0001' (the entry above) (unsafe fix)", 'Rename role "hookMessage" to "custom"']
+
+
+async def test_fix_all_applies_the_safe_fixes_of_session_lsp_fix(shared_editor: Editor) -> None:
+    """`source.fixAll.session-lsp` (what an editor runs on save) is `session-lsp fix`: the same text, as one edit,
+    with only the safe fixes; the unsafe ones (ELY042, ELY040) are left for a person."""
+    editor = shared_editor
+    text = fixture_text(BROKEN)
+    uri, _ = await open_session(editor, text)
+    actions = await editor.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=doc(uri), range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    assert actions is not None
+    (action,) = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert action.kind == "source.fixAll.session-lsp"
+    assert action.title == "Fix all safe problems (2 fixes, session-lsp)"
+    fixed = apply_workspace_edit(editor, uri, action.edit)
+    cli_run = repair("elyra-broken.jsonl", text.encode(), RuleFilter([], []), "1.6", unsafe=False)
+    assert cli_run.new is not None and fixed == cli_run.new.decode()
+    after = await editor.replace_all(uri, fixed)
+    assert {"ELY002", "ELY024"} & codes(after) == set()
+    assert {"ELY042", "ELY040"} <= codes(after)
+
+
+async def test_fix_all_is_not_offered_where_nothing_is_safely_fixable(shared_editor: Editor) -> None:
+    editor = shared_editor
+    uri, _ = await open_session(editor, fixture_text(ELYRA))
+    actions = await editor.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=doc(uri), range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    assert not actions
