@@ -70,17 +70,20 @@ def _key(message: dict[str, Any]) -> str:
     return json.dumps([message.get("role"), message.get("content")], sort_keys=True)
 
 
-def _written(data: bytes) -> Counter[str]:
-    """The messages the file holds (role and content of every message entry), wherever they sit in the tree."""
-    found: Counter[str] = Counter()
-    for line in data.split(b"\n"):
-        try:
-            value = json.loads(line)
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(value, dict) and isinstance(value.get("message"), dict):
-            found[_key(value["message"])] += 1
-    return found
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() if key not in ("type", "id") for text in _strings(item)]
+    return []
+
+
+def _held(message: dict[str, Any], text: str) -> bool:
+    """Whether the file still holds the message's content (every string of it, as JSON writes it): a message
+    entry, or the summary of a compaction or branch summary, a custom message, wherever it sits in the tree."""
+    return all(json.dumps(piece, ensure_ascii=False)[1:-1] in text for piece in _strings(message.get("content")))
 
 
 def lost(damaged: dict[str, Any], fixed: dict[str, Any], fixed_data: bytes) -> tuple[list[str], list[str]]:
@@ -89,7 +92,7 @@ def lost(damaged: dict[str, Any], fixed: dict[str, Any], fixed_data: bytes) -> t
     read a tree file with version 0 or 1 as v1 and chain every entry into one line, abandoned branches included,
     which the fix to version 3 undoes)."""
     left = Counter(_key(message) for message in _delivered(fixed.get("sent_json")))
-    written = _written(fixed_data)
+    text = fixed_data.decode("utf-8", "replace")
     gone: list[str] = []
     off_path: list[str] = []
     for message in _delivered(damaged.get("sent_json")):
@@ -97,8 +100,7 @@ def lost(damaged: dict[str, Any], fixed: dict[str, Any], fixed_data: bytes) -> t
         shown = f"{message.get('role')}: {json.dumps(message.get('content'))[:60]}"
         if left[key]:
             left[key] -= 1
-        elif written[key]:
-            written[key] -= 1
+        elif _held(message, text):
             off_path.append(shown)
         else:
             gone.append(shown)
