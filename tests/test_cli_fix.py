@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from session_lsp import atomic, cli
-from session_lsp.analysis.features import fix_document
 from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.features import fix_document
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"
 BROKEN = (FIXTURES / "elyra-broken.jsonl").read_bytes()

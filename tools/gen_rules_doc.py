@@ -37,7 +37,8 @@ def render() -> str:
         parts += [f"Rules marked {NOT_YET} are registered but no check emits them yet.", ""]
     for prefix, title in GROUPS:
         rules = [rule for code, rule in RULES.items() if code.startswith(prefix)]
-        parts += [f"#### {title} — `{prefix}`", "", "| code | name | severity | check | why (what the program does) | fix |",
+        parts += [f"#### {title} — `{prefix}`", "",
+                  "| code | name | severity | check | why (what the program does) | fix |",
                   "|---|---|---|---|---|---|", *(_row(rule) for rule in rules), ""]
     parts.append(END)
     return "\n".join(parts)

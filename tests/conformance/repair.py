@@ -55,7 +55,7 @@ def _delivered(sent_json: str | None) -> list[dict[str, Any]]:
     for message in json.loads(sent_json):
         content = message.get("content")
         if message.get("role") == "assistant" and isinstance(content, list):
-            calls.update(block.get("id") for block in content if isinstance(block, dict)
+            calls.update(str(block["id"]) for block in content if isinstance(block, dict)
                          and block.get("type") == "toolCall" and isinstance(block.get("id"), str))
         if message.get("role") == "toolResult":
             synthetic = message.get("timestamp") == 0 and message.get("isError") and isinstance(content, list) \

@@ -118,8 +118,8 @@ async def test_duplicate_id_gets_a_fresh_one(shared_editor: Editor) -> None:
     editor = shared_editor
     uri, diagnostics = await open_session(editor, fixture_text(BROKEN))
     action, _ = await fix(editor, uri, diagnostics, "ELY040", 5)
-    match = re.fullmatch(r"Give this entry the fresh id '([0-9a-f]{8})' and update the 1 line written after it \(unsafe fix\)",
-                         action.title)
+    match = re.fullmatch(r"Give this entry the fresh id '([0-9a-f]{8})' and update the 1 line written after it "
+                         r"\(unsafe fix\)", action.title)
     assert match is not None, action.title
     new = match.group(1)
     before, after, found = await apply_and_recheck(editor, uri, action)

@@ -415,10 +415,11 @@ class _Checker:
             return None
         up = model.parent_of[line]
         while up != NONE:
-            found = facts[up]
-            if found.type == "message" and found.role == "user" and found.id is not None and model.by_id.get(
-                    found.id) == up:
-                return found.id
+            found: EntryFacts = facts[up]
+            entry_id = found.id
+            if found.type == "message" and found.role == "user" and entry_id is not None \
+                    and model.by_id.get(entry_id) == up:
+                return entry_id
             up = model.parent_of[up]
         return None
 
