@@ -49,6 +49,9 @@ _is_iso_time = _ISO_TIME.match
 _HEX = "0123456789abcdef"
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
 
+UNSAFE_FIX = "(quick fix, or `session-lsp fix --unsafe-fixes`)"
+"""How a message names the repair of a rule whose fix is unsafe."""
+
 
 
 class LineState:
@@ -185,14 +188,17 @@ def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, 
         title = f"not an object ({what})" if state.titles else ""
         if falsy and release.falsy_line is not None:
             return line_result(kind, None, (LineIssue("ELY003", start, len(text.rstrip()),
-                                                      f"a JSON {what}, not an object: {release.falsy_line}"),), title)
+                                                      f"a JSON {what}, not an object: {release.falsy_line}; "
+                                                      f"delete the line {UNSAFE_FIX}"),), title)
         if value is None:
             return line_result(kind, NULL_FACTS, (LineIssue("ELY003", start, len(text.rstrip()),
-                                                            f"a JSON null, not an object: {release.null_line}"),),
+                                                            f"a JSON null, not an object: {release.null_line}; delete "
+                                                            f"the line {UNSAFE_FIX}"),),
                                title)
         issue = LineIssue("ELY003", start, len(text.rstrip()),
                           f"a JSON {what}, not an object: {release.name} keeps it as an entry without an id; as the "
-                          "last line it becomes the leaf and pi resumes with an empty context")
+                          "last line it becomes the leaf and pi resumes with an empty context; delete the line "
+                          f"{UNSAFE_FIX}")
         return line_result(kind, JUNK_FACTS, (issue,), title)
     raw: dict[str, Any] = decoded.value
     return _object(text, line_view(raw), info, _schema_findings(raw, info), release, state)
@@ -337,7 +343,9 @@ def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
     for attr, key in (("id", "id"), ("parent_id", "parentId")):
         if not has(entry, attr):
             findings.append(Finding("ELY021", (key,), Mark.MISSING,
-                                    f"`{key}` is missing in a v{_version(info)} file: {_MISSING_ID_EFFECT[key]}"))
+                                    f"`{key}` is missing in a v{_version(info)} file: {_MISSING_ID_EFFECT[key]}; "
+                                    "the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh id "
+                                    "and the entry above as its parent"))
 
 
 def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,

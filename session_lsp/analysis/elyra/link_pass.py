@@ -265,12 +265,14 @@ class _Checker:
             parent_id = facts[line].parent_id
             self.add("ELY042", line, ("parentId",),
                      f"parentId {parent_id!r} names no entry: pi's context walk stops here, so everything above is "
-                     "silently missing from the model context (pi's tree view shows this entry as an orphan root)",
+                     "silently missing from the model context (pi's tree view shows this entry as an orphan root); "
+                     "point it at the entry above (quick fix, or `session-lsp fix --unsafe-fixes`)",
                      data={"suggested_parent": self._previous_id(line)})
         for line in model.self_parents:
             self.add("ELY044", line, ("parentId",),
                      "parentId is this entry's own id: pi's context walk and branch walk loop forever here, so pi "
-                     "hangs when this path is resumed", data={"suggested_parent": self._previous_id(line)})
+                     "hangs when this path is resumed; point it at the entry above (quick fix, or `session-lsp fix "
+                     "--unsafe-fixes`)", data={"suggested_parent": self._previous_id(line)})
         for cycle in model.cycles:
             if len(cycle) < 2:
                 continue
@@ -334,7 +336,10 @@ class _Checker:
                     what = ("pi's index keeps only the later entry, so the earlier one and its subtree become "
                             f"unreachable, and pi's /tree lists this entry twice (under line {previous + 1}'s parent "
                             f"too){note}")
-                self.add("ELY040", line, ("id",), f"id {entry_id!r} is already used on line {first + 1}: {what}",
+                fix = ("delete one of the two lines" if severity is Severity.WARNING else "give this entry a fresh "
+                       "id (quick fix, or `session-lsp fix --unsafe-fixes`)")
+                self.add("ELY040", line, ("id",),
+                         f"id {entry_id!r} is already used on line {first + 1}: {what}; {fix}",
                          related=((first, ("id",), "the first entry with this id"),),
                          data={"new_id": fresh, "parent_lines": meant}, severity=severity)
 

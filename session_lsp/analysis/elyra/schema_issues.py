@@ -69,7 +69,8 @@ def _version_finding(raw: dict[str, Any]) -> Finding:
                            f"header `version` {shown} is not an integer: pi compares it with 2 and 3, so it "
                            f"{_V2_MIGRATION}", Severity.WARNING)
         return Finding("ELY016", ("version",), Mark.VALUE,
-                       f"header `version` {shown} is below 2: pi {_V1_MIGRATION}")
+                       f"header `version` {shown} is below 2: pi {_V1_MIGRATION}; set it to the version the "
+                       "entries were written in (quick fix, or `session-lsp fix --unsafe-fixes`)")
     read = "reads `version ?? 1` as 1" if value is None else f"converts {shown} to the number {number:g}"
     if level is None:
         return Finding("ELY014", ("version",), Mark.VALUE,

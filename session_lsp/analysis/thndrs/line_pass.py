@@ -177,7 +177,8 @@ def _slow(text: str, state: LineState) -> LineResult:
         end = len(text.rstrip())
         start = min(decoded.error_col, max(end - 1, 0))
         message = (f"not JSON ({decoded.error}): the thndrs 0.1.0 reader drops this line silently (the record is "
-                   "lost); later builds refuse to resume the session ('record N is corrupt')")
+                   "lost); later builds refuse to resume the session ('record N is corrupt'); repair the JSON by "
+                   "hand, or, when it is the torn last line, cut it (quick fix, or `session-lsp fix --unsafe-fixes`)")
         return line_result(kind, None, (LineIssue("THN001", start, max(end, start + 1), message),),
                            "not JSON" if titled else "")
     if kind is LineKind.GLUED:
@@ -192,7 +193,8 @@ def _slow(text: str, state: LineState) -> LineResult:
         locator = _Locator(text, False)
         start, end = locator.whole()
         got = validate.json_type(decoded.value)
-        message = f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line"
+        message = (f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line; delete it "
+                   "(quick fix, or `session-lsp fix --unsafe-fixes`)")
         return line_result(kind, None, (LineIssue("THN003", start, end, message),), f"JSON {got}" if titled else "")
     return _object(text, decoded.value, state)
 
