@@ -111,7 +111,8 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
     if _in_block(path):
         return Finding("ELY066", path, Mark.MISSING if kind is _Kind.MISSING else Mark.VALUE,
                        f"bad content block: {detail} at `{name}`; pi's provider serializers assume the documented "
-                       "block shape, so the request fails or the block is garbled")
+                       "block shape, so the request fails or the block is garbled; write the block as pi does "
+                       "(completion offers its fields)")
     if path == ("message", "role") and kind is _Kind.UNKNOWN_TAG and isinstance(raw["message"].get("role"), str):
         return Finding("ELY060", path, Mark.VALUE,
                        f"unknown message role {raw['message']['role']!r}: pi keeps the entry but drops the message "
@@ -161,7 +162,8 @@ def _bad_replacement(absent: bool) -> Finding:
     if absent:
         return Finding("ELY059", ("type",), Mark.VALUE,
                        "context_edit without `replacement`: pi 1.6 reads `replacement.content` of undefined and "
-                       "throws when it builds the context from this path")
+                       "throws when it builds the context from this path; add `\"replacement\": null` (leave the "
+                       "target out) or `{\"content\": ...}`")
     return Finding("ELY059", ("replacement",), Mark.VALUE,
                    "`replacement` must be null (leave the target out) or {\"content\": string or blocks}: pi 1.6 "
-                   "sends the target with its content undefined, which providers reject")
+                   "sends the target with its content undefined, which providers reject; write one of the two")
