@@ -440,8 +440,46 @@ def check(args: argparse.Namespace) -> int:
     sources, problems, warnings = collect(args.paths or ["."], args.stdin_filename, args.exclude or ())
     for warning in warnings:
         print(f"session-lsp: warning: {warning}", file=sys.stderr)
-    report = Report(args.format, sys.stdout, args.verbose)
     settings = CheckSettings(chosen, args.pi_version, args.stdin_filename)
+    if args.fix or args.diff:
+        return fix_then_check(args, sources, problems, settings)
+    return report_check(args, sources, problems, settings)
+
+
+def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
+                   settings: CheckSettings) -> int:
+    """`fix` and `check --fix` (as ruff): fix, then report what is left; `--diff` prints the diff instead. Standard
+    input is fixed to standard output, and then the report goes to standard error."""
+    from . import fixer
+
+    stdin = any(source.path is None for source in sources)
+    if stdin and len(sources) > 1:
+        raise UsageError("fixing standard input writes the fixed text to standard output, so '-' must be the only path")
+    run = fixer.fix_sources([(source.name, source.path) for source in sources], settings.chosen, settings.pi_version,
+                            args.unsafe_fixes, args.show_fixes, not args.diff, sys.stdout, sys.stderr)
+    problems += run.problems
+    if args.diff:
+        print(run.summary(), file=sys.stderr)
+        for problem in problems:
+            print(f"session-lsp: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE if problems else EXIT_FOUND if run.changed else EXIT_CLEAN
+    if stdin:
+        outcome = check_one(settings, sources[0], run.stdin_fixed or b"")
+        report = Report(args.format, sys.stderr, args.verbose)
+        if isinstance(outcome, str):
+            problems.append(outcome)
+        else:
+            report.add(sources[0].name, outcome.label, outcome.line_count, outcome.diagnostics)
+        report.finish()
+        return _status(args, report, problems)
+    status = report_check(args, sources, problems, settings)
+    print(run.summary(), file=sys.stdout if args.format == "text" else sys.stderr)
+    return status
+
+
+def report_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
+                 settings: CheckSettings) -> int:
+    report = Report(args.format, sys.stdout, args.verbose)
     progress = Progress(len(sources), sys.stderr)
     if args.verbose and getattr(args, "pi_version_note", None):
         print(args.pi_version_note, file=sys.stdout if args.format == "text" else sys.stderr)
@@ -464,6 +502,10 @@ def check(args: argparse.Namespace) -> int:
                         f"file{'' if lost == 1 else 's'} not checked")
     progress.clear()
     report.finish()
+    return _status(args, report, problems)
+
+
+def _status(args: argparse.Namespace, report: Report, problems: list[str]) -> int:
     for problem in problems:
         print(f"session-lsp: error: {shown(problem)}", file=sys.stderr)
     if problems:
@@ -576,8 +618,8 @@ def tree(args: argparse.Namespace) -> int:
 
 
 def list_rules(args: argparse.Namespace) -> int:
-    rows = [(r.code, r.severity.label, r.name, r.summary + ("  (not yet checked)" if r.code in PLANNED else ""))
-            for r in RULES.values()]
+    rows = [(r.code, r.severity.label, r.name, r.summary + ("  (not yet checked)" if r.code in PLANNED else "")
+             + (f"  [fix: {r.fix.value}]" if r.fix is not None else "")) for r in RULES.values()]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
@@ -667,6 +709,25 @@ def build_parser() -> argparse.ArgumentParser:
                     "control, virtual environment, node_modules and tool cache folders (a folder named is always "
                     "searched); '-' reads standard input. "
                     "Exit status: 0 nothing at or above --fail-on, 1 something was found, 2 usage or I/O error.")
+    check_arguments(check_parser)
+    check_parser.add_argument("--fix", action="store_true", help="apply the fixes first, then report what is left")
+    fix_parser = commands.add_parser(
+        "fix", help="repair session files (safe fixes; --unsafe-fixes for the rest), then report what is left",
+        description="Apply the fixes the editor offers as quick fixes, to a fixpoint, and write each file atomically "
+                    "(a file that changes meanwhile is left alone); then report what is left, as `check` does. "
+                    "'-' fixes standard input to standard output. Exit status: 0 nothing at or above --fail-on is "
+                    "left, 1 something is (with --diff: a file would change), 2 usage or I/O error, or a file not "
+                    "written.")
+    check_arguments(fix_parser)
+    fix_parser.set_defaults(fix=True)
+    return _more_commands(parser, commands)
+
+
+def check_arguments(check_parser: argparse.ArgumentParser) -> None:
+    """What `check` and `fix` share: every option of a check, and the fix options (ruff's names)."""
+    from . import fixer
+
+    fixer.add_options(check_parser)
     check_parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
     check_parser.add_argument("--format", choices=("text", "json", "github"), default="text",
                               help="output format (default: text)")
@@ -689,8 +750,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    f"{default_jobs()}); 1 checks them in this process")
     check_parser.add_argument("-v", "--verbose", action="store_true",
                               help="also print each file's detected format and line count")
-    check_parser.set_defaults(run=check)
+    check_parser.set_defaults(run=check, fix=False)
 
+
+def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     for name, run, summary in (
             ("context", context, "print what pi sends to the model from the file's leaf (or from --line)"),
             ("tree", tree, "print the conversation tree: entries, branches, the active path and the leaf")):

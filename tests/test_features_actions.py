@@ -54,7 +54,7 @@ def test_point_a_dangling_parent_at_the_entry_above() -> None:
     _found, [action] = fixes(doc, "ELY042")
     # The entry right above (line 2) has the id "dddd0002", which line 5 repeats: pi's index resolves that id to
     # line 5, whose parent is this very entry, so pointing at it would close a loop (pi hangs). The fix skips it.
-    assert action.title == REPARENT_TITLE
+    assert action.title == REPARENT_TITLE + " (unsafe fix)"
     assert action.edits == (TextEdit(span_of(doc, 4, '"ffff9999"'), '"dddd0001"'),)
     before = {d.code for d in doc.diagnostics()}
     apply(doc, action.edits)
@@ -78,7 +78,7 @@ def test_give_a_duplicate_a_fresh_id_and_move_its_children() -> None:
     assert isinstance(new, str) and len(new) == 8
     assert action.edits == (TextEdit(span_of(doc, 5, '"dddd0002"'), f'"{new}"'),
                             TextEdit(span_of(doc, 6, '"dddd0002"'), f'"{new}"'))
-    assert action.title == f"Give this entry the fresh id {new!r} and update the 1 line written after it"
+    assert action.title == f"Give this entry the fresh id {new!r} and update the 1 line written after it (unsafe fix)"
     lines = len(doc.lines)
     apply(doc, action.edits)
     assert len(doc.lines) == lines
@@ -117,7 +117,7 @@ def test_only_diagnostics_in_the_range_are_fixed() -> None:
     everything = doc.diagnostics()
     assert code_actions(doc, Span(0, 0, 2, 0), everything) == []
     titles = [action.title for action in code_actions(doc, Span(4, 0, 7, 0), everything)]
-    assert titles[0] == REPARENT_TITLE
+    assert titles[0] == REPARENT_TITLE + " (unsafe fix)"
     assert titles[2] == 'Rename role "hookMessage" to "custom"'
     assert len(titles) == 3
 

@@ -24,7 +24,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.features",),
     ("analysis",),
     ("files",),
-    ("server",),
+    ("atomic",),
+    ("server", "fixer"),
     ("cli",),
     ("__main__",),
 )

@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 
 from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
 from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.features import fix_document, fixes
+from session_lsp.analysis.features.fixes import apply_edits
+from session_lsp.analysis.lines import LineKind, decode, split_glued
 from session_lsp.analysis.text import decode_bytes
 from session_lsp.files import FileLines
 
@@ -378,3 +381,40 @@ def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes
             assert streamed.invalid_utf8 == whole.invalid_utf8
             assert list(streamed.results) == whole.results
             assert streamed.diagnostics() == whole.diagnostics()
+
+
+# --- fixes -----------------------------------------------------------------------------------------------------
+
+
+def _objects(text: str) -> list[Any]:
+    """The JSON objects a file's lines hold (a glued line counts as its records, a BOM and CRs aside)."""
+    out: list[Any] = []
+    for line in text.removeprefix("\ufeff").split("\n"):
+        decoded = decode(line)
+        if decoded.kind is LineKind.OBJECT:
+            out.append(decoded.value)
+        elif decoded.kind is LineKind.GLUED:
+            out.extend(json.loads(piece) for piece in split_glued(line, decoded.parts))
+    return out
+
+
+@COMMON
+@given(session_text())
+def test_fixes_never_raise_and_safe_fixes_keep_every_record(text: str) -> None:
+    """Every fix's edits lie inside the document; applying all safe fixes to a fixpoint keeps every JSON object the
+    file held (safe fixes split, move and rename, never drop a record), and converges within its bound."""
+    with time_limit():
+        document = analyze(text, Options())
+        lines = text.split("\n")
+        for fix in fixes(document, document.diagnostics()):
+            for edit in fix.edits:
+                assert_span_inside(edit.span, lines)
+            apply_edits(lines, fix.edits)
+        safe = fix_document(document)
+        unsafe = fix_document(document, unsafe=True)
+    assert all(fix.safe for fix in safe.applied)
+    before, after = _objects(text), _objects(safe.text)
+    renamed = [obj for obj in before if obj not in after]
+    assert all((isinstance(obj, dict) and isinstance(obj.get("message"), dict)
+               and obj["message"].get("role") == "hookMessage") or "seq" in obj for obj in renamed), renamed
+    assert isinstance(unsafe.text, str)

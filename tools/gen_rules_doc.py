@@ -26,7 +26,7 @@ def _cell(text: str) -> str:
 
 def _row(rule: Rule) -> str:
     name = f"{rule.name} {NOT_YET}" if rule.code in PLANNED else rule.name
-    cells = (rule.code, name, rule.severity.label, rule.summary, rule.reason)
+    cells = (rule.code, name, rule.severity.label, rule.summary, rule.reason, rule.fix.value if rule.fix else "")
     return "| " + " | ".join(_cell(cell) for cell in cells) + " |"
 
 
@@ -37,8 +37,9 @@ def render() -> str:
         parts += [f"Rules marked {NOT_YET} are registered but no check emits them yet.", ""]
     for prefix, title in GROUPS:
         rules = [rule for code, rule in RULES.items() if code.startswith(prefix)]
-        parts += [f"#### {title} — `{prefix}`", "", "| code | name | severity | check | why (what the program does) |",
-                  "|---|---|---|---|---|", *(_row(rule) for rule in rules), ""]
+        parts += [f"#### {title} — `{prefix}`", "",
+                  "| code | name | severity | check | why (what the program does) | fix |",
+                  "|---|---|---|---|---|---|", *(_row(rule) for rule in rules), ""]
     parts.append(END)
     return "\n".join(parts)
 

@@ -316,6 +316,13 @@ def _invalid_or_glued(line: str, error: msgspec.DecodeError) -> Decoded:
     return Decoded(LineKind.GLUED, error=message, error_col=col, parts=parts)
 
 
+def glue_point(line: str, parts: tuple[int, ...]) -> tuple[int, int]:
+    """The columns of the first seam (`}{`): the last character of the first record to the first of the second,
+    where the missing newline belongs."""
+    first_end = len(line[:parts[1]].rstrip())
+    return max(first_end - 1, 0), parts[1] + 1
+
+
 def split_glued(line: str, parts: tuple[int, ...]) -> list[str]:
     """The pieces of a glued line, each stripped of surrounding whitespace: what a split quick fix writes."""
     bounds = [*parts, len(line)]

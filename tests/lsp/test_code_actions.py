@@ -26,6 +26,9 @@ from lsp_features import (
 from lsp_harness import Editor, codes, shape
 from lsprotocol import types
 
+from session_lsp.analysis.rule_filter import RuleFilter
+from session_lsp.fixer import repair
+
 REPARENT_TITLE = ("Set parentId to 'dddd0001' (the entry on line 2; passing over line 3, whose id 'dddd0002' pi "
                   "resolves to line 6, which hangs below this entry and would close a loop)")
 """The title of elyra-broken.jsonl's ELY042 fix: the entry right above is passed over, and the title says why."""
@@ -108,7 +111,7 @@ async def test_dangling_parent_is_pointed_at_the_entry_above(shared_editor: Edit
     action, _ = await fix(editor, uri, diagnostics, "ELY042", 4)
     # The entry right above the glued line 3 is line 2 ("dddd0002"), but line 5 repeats that id and pi's index
     # keeps the later one, whose parent is this entry: naming it would close a loop. So the fix takes line 1.
-    assert action.title == REPARENT_TITLE and action.is_preferred
+    assert action.title == REPARENT_TITLE + " (unsafe fix)" and not action.is_preferred
     before, after, found = await apply_and_recheck(editor, uri, action)
     assert after == [*before[:4], before[4].replace('"parentId":"ffff9999"', '"parentId":"dddd0001"'), *before[5:]]
     assert "ELY042" not in codes(found)
@@ -119,8 +122,8 @@ async def test_duplicate_id_gets_a_fresh_one(shared_editor: Editor) -> None:
     editor = shared_editor
     uri, diagnostics = await open_session(editor, fixture_text(BROKEN))
     action, _ = await fix(editor, uri, diagnostics, "ELY040", 5)
-    match = re.fullmatch(r"Give this entry the fresh id '([0-9a-f]{8})' and update the 1 line written after it",
-                         action.title)
+    match = re.fullmatch(r"Give this entry the fresh id '([0-9a-f]{8})' and update the 1 line written after it "
+                         r"\(unsafe fix\)", action.title)
     assert match is not None, action.title
     new = match.group(1)
     before, after, found = await apply_and_recheck(editor, uri, action)
@@ -173,4 +176,34 @@ async def test_no_quick_fix_where_nothing_is_wrong(shared_editor: Editor) -> Non
         text_document=doc(uri), range=span(editor, uri, 4, 0, 0, end_line=7),
         context=types.CodeActionContext(diagnostics=diagnostics)))
     assert [a.title for a in actions or [] if isinstance(a, types.CodeAction)][::2] == [
-        REPARENT_TITLE, 'Rename role "hookMessage" to "custom"']
+        REPARENT_TITLE + " (unsafe fix)", 'Rename role "hookMessage" to "custom"']
+
+
+async def test_fix_all_applies_the_safe_fixes_of_session_lsp_fix(shared_editor: Editor) -> None:
+    """`source.fixAll.session-lsp` (what an editor runs on save) is `session-lsp fix`: the same text, as one edit,
+    with only the safe fixes; the unsafe ones (ELY042, ELY040) are left for a person."""
+    editor = shared_editor
+    text = fixture_text(BROKEN)
+    uri, _ = await open_session(editor, text)
+    actions = await editor.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=doc(uri), range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    assert actions is not None
+    (action,) = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert action.kind == "source.fixAll.session-lsp"
+    assert action.title == "Fix all safe problems (2 fixes, session-lsp)"
+    fixed = apply_workspace_edit(editor, uri, action.edit)
+    cli_run = repair("elyra-broken.jsonl", text.encode(), RuleFilter([], []), "1.6", unsafe=False)
+    assert cli_run.new is not None and fixed == cli_run.new.decode()
+    after = await editor.replace_all(uri, fixed)
+    assert {"ELY002", "ELY024"} & codes(after) == set()
+    assert {"ELY042", "ELY040"} <= codes(after)
+
+
+async def test_fix_all_is_not_offered_where_nothing_is_safely_fixable(shared_editor: Editor) -> None:
+    editor = shared_editor
+    uri, _ = await open_session(editor, fixture_text(ELYRA))
+    actions = await editor.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=doc(uri), range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll])))
+    assert not actions

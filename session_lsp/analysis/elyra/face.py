@@ -54,7 +54,8 @@ class ElyraFormat(plain.Quiet):
     releases: Mapping[str, PiRelease] = RELEASES
     """The pi releases messages can speak for (`Options.pi_version`); adding one is adding a row there."""
     utf8_issue = ("ELY006", "the file is not valid UTF-8: the agent reads it with U+FFFD replacement characters, "
-                            "altering the text (a migration rewrite makes it permanent)")
+                            "altering the text (a migration rewrite makes it permanent); `session-lsp fix "
+                            "--unsafe-fixes` writes them as U+FFFD (and drops a stray byte that breaks the JSON)")
     file_fields: Mapping[str, str] = {
         "parentSession": "the session file this one was forked or branched from",
         "branchedFrom": "the legacy (v1/v2) name of `parentSession`: the file this session was branched from; "

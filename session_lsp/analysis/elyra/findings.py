@@ -17,7 +17,9 @@ def to_issues(text: str, findings: list[Finding]) -> tuple[LineIssue, ...]:
     out: list[LineIssue] = []
     for found in findings:
         start, end = _span(text, found) or whole
-        out.append(LineIssue(found.code, start, end, found.message, found.severity))
+        # a missing field's path goes with it: the fix that adds the field needs it, and the span only shows where
+        data = {"missing": list(found.path)} if found.mark is Mark.MISSING and found.path else None
+        out.append(LineIssue(found.code, start, end, found.message, found.severity, data))
     return tuple(out)
 
 

@@ -19,7 +19,7 @@ from .. import validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
-from ..lines import MAX_DEPTH, Decoded, LineKind, decode, overflowing_numbers, too_deep
+from ..lines import MAX_DEPTH, Decoded, LineKind, decode, glue_point, overflowing_numbers, too_deep
 from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
@@ -48,6 +48,9 @@ _is_pi_time = _PI_TIME.match
 _is_iso_time = _ISO_TIME.match
 _HEX = "0123456789abcdef"
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\Z")
+
+UNSAFE_FIX = "(quick fix, or `session-lsp fix --unsafe-fixes`)"
+"""How a message names the repair of a rule whose fix is unsafe."""
 
 
 
@@ -169,15 +172,16 @@ def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, 
         col = decoded.error_col
         end = col + 1 if col < len(text.rstrip()) else col
         message = (f"invalid JSON ({decoded.error}): pi skips this line silently, so the entry is lost "
-                   "(for good after pi's next rewrite of the file)")
+                   "(for good after pi's next rewrite of the file); repair the JSON by hand, or, when it is the torn "
+                   "last line of the file, cut it (quick fix, or `session-lsp fix --unsafe-fixes`)")
         return line_result(kind, None, (LineIssue("ELY001", col, end, message),),
                            "invalid JSON" if state.titles else "")
     if kind is LineKind.GLUED:
         count = len(decoded.parts)
         message = (f"{count} JSON records glued on one line (a newline is missing): pi cannot parse the line and "
-                   f"drops it, losing all {count} records")
-        issue = LineIssue("ELY002", decoded.parts[0], len(text.rstrip()), message,
-                          data={"parts": list(decoded.parts)})
+                   f"drops it, losing all {count} records; the quick fix (or `session-lsp fix`) splits it")
+        start, end = glue_point(text, decoded.parts)
+        issue = LineIssue("ELY002", start, end, message, data={"parts": list(decoded.parts)})
         return line_result(kind, None, (issue,), f"{count} glued records" if state.titles else "", decoded.parts)
     if kind is LineKind.NON_OBJECT:
         value = decoded.value
@@ -187,14 +191,17 @@ def _decoded(text: str, decoded: Decoded, info: FormatInfo, release: PiRelease, 
         title = f"not an object ({what})" if state.titles else ""
         if falsy and release.falsy_line is not None:
             return line_result(kind, None, (LineIssue("ELY003", start, len(text.rstrip()),
-                                                      f"a JSON {what}, not an object: {release.falsy_line}"),), title)
+                                                      f"a JSON {what}, not an object: {release.falsy_line}; "
+                                                      f"delete the line {UNSAFE_FIX}"),), title)
         if value is None:
             return line_result(kind, NULL_FACTS, (LineIssue("ELY003", start, len(text.rstrip()),
-                                                            f"a JSON null, not an object: {release.null_line}"),),
+                                                            f"a JSON null, not an object: {release.null_line}; delete "
+                                                            f"the line {UNSAFE_FIX}"),),
                                title)
         issue = LineIssue("ELY003", start, len(text.rstrip()),
                           f"a JSON {what}, not an object: {release.name} keeps it as an entry without an id; as the "
-                          "last line it becomes the leaf and pi resumes with an empty context")
+                          "last line it becomes the leaf and pi resumes with an empty context; delete the line "
+                          f"{UNSAFE_FIX}")
         return line_result(kind, JUNK_FACTS, (issue,), title)
     raw: dict[str, Any] = decoded.value
     return _object(text, line_view(raw), info, _schema_findings(raw, info, release), release, state)
@@ -343,7 +350,9 @@ def _missing_ids(entry: Any, info: FormatInfo, findings: list[Finding]) -> None:
     for attr, key in (("id", "id"), ("parent_id", "parentId")):
         if not has(entry, attr):
             findings.append(Finding("ELY021", (key,), Mark.MISSING,
-                                    f"`{key}` is missing in a v{_version(info)} file: {_MISSING_ID_EFFECT[key]}"))
+                                    f"`{key}` is missing in a v{_version(info)} file: {_MISSING_ID_EFFECT[key]}; "
+                                    "the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh id "
+                                    "and the entry above as its parent"))
 
 
 def _message(entry: Any, info: FormatInfo, findings: list[Finding], base: Base,

@@ -193,7 +193,7 @@ class _Checker:
             self.add("ELY005", len(results) - 1, (),
                      f"the file does not end with a newline (pi ends every line it writes): "
                      f"{self.release.final_newline}", severity=self.release.final_newline_severity)
-        self._header_missing(info, lines)
+        self._header_missing(info, lines, options)
         for duplicate in model.headers[1:]:
             self.add("ELY013", duplicate, ("type",),
                      f"a second session header: pi takes the first one (line {model.headers[0] + 1}) as the header "
@@ -232,14 +232,15 @@ class _Checker:
         if not release.header_scan_skips:
             self.add("ELY011", first, ("type",),
                      f"{opened} explicitly, but its `pi --continue` parses only the first physical line and ignores "
-                     "this session", related=related)
+                     "this session; the quick fix (or `session-lsp fix`) moves it to the first line", related=related)
             return
         end = sum(len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines[: first + 1])
         limit = release.header_scan_bytes
         if end > limit:
             self.add("ELY011", first, ("type",),
                      f"{opened} explicitly, but its `pi --continue` scans only the first {limit} bytes for the header, "
-                     f"and this one ends at byte {end}: it ignores this session", related=related)
+                     f"and this one ends at byte {end}: it ignores this session; the quick fix (or `session-lsp fix`) "
+                     "moves it to the first line", related=related)
             return
         self.add("ELY011", first, ("type",),
                  f"{opened} and its `pi --continue` skips the blank, malformed and falsy lines before it, so the "
@@ -251,7 +252,7 @@ class _Checker:
         said = f"version {header.version}" if header.has_version else "no `version`"
         self.add("ELY025", header_line, ("version",) if header.has_version else ("type",), f"{said}, a {what}")
 
-    def _header_missing(self, info: FormatInfo, lines: Sequence[str]) -> None:
+    def _header_missing(self, info: FormatInfo, lines: Sequence[str], options: Options) -> None:
         model, facts = self.model, self.facts
         entries = len(model.entry_lines)
         consequence = self.release.bad_header.format(entries=f"{entries} {'entry' if entries == 1 else 'entries'}")
@@ -261,20 +262,41 @@ class _Checker:
             self.add("ELY010", where, (), f"no line of this file parses, so there is no session header: {consequence}")
             return
         found = facts[first]
+        session_id = id_in_file_name(options.path) or fresh_id(options.path or "session", model.by_id.__contains__)
         if type(found) is HeaderFacts:
             if found.id is None:
-                self.add("ELY010", first, ("id",), f"the header's `id` is not a string: {consequence}")
+                self.add("ELY010", first, ("id",), f"the header's `id` is not a string: {consequence}; the quick fix "
+                         f"(or `session-lsp fix --unsafe-fixes`) gives it the id {session_id!r}",
+                         data={"header_id": session_id})
             elif first > 0:
                 self._header_not_first(first, lines)
             return
         if type(found) is NullFacts:
             self.add("ELY010", first, (), "the first line pi can parse is JSON null, not a `{\"type\":\"session\"}` "
-                     f"header: {self.release.null_line}")
+                     f"header: {self.release.null_line}; delete the line (quick fix on ELY003)")
             return
         problem = "the first line pi can parse is not a `{\"type\":\"session\"}` header"
         if model.header_line is not None:
             problem += f" (the one on line {model.header_line + 1} comes too late)"
-        self.add("ELY010", first, ("type",) if found.type is not None else (), f"{problem}: {consequence}")
+            fix = "the quick fix (or `session-lsp fix --unsafe-fixes`) moves it to the first line"
+            data: dict[str, Any] = {"header_line": model.header_line}
+        else:
+            fix = "the quick fix (or `session-lsp fix --unsafe-fixes`) writes a header as pi would"
+            data = {"header": self._header(session_id)}
+        self.add("ELY010", first, ("type",) if found.type is not None else (), f"{problem}: {consequence}; {fix}",
+                 data=data)
+
+    def _header(self, session_id: str) -> dict[str, Any]:
+        """The header pi would have written for these entries: version 3 when they carry ids (else pi's v1
+        migration gives them ids), the first entry's time, and no working directory (pi reads "" as unknown)."""
+        model, facts = self.model, self.facts
+        tree = any(facts[line].has_id for line in model.entry_lines)
+        stamp = next((facts[line].timestamp for line in model.entry_lines if facts[line].timestamp), None)
+        header: dict[str, Any] = {"type": "session"}
+        if tree:
+            header["version"] = 3
+        header.update({"id": session_id, "timestamp": stamp or "1970-01-01T00:00:00.000Z", "cwd": ""})
+        return header
 
     def _tree_fields_in_v1(self, header_line: int, info: FormatInfo) -> bool:
         """ELY020; whether it fired."""
@@ -290,7 +312,8 @@ class _Checker:
                  message=(f"the header {version} (v1) but {len(carrying)} entries carry id/parentId: on open pi runs "
                           "the v1→v2 migration, overwrites every id and parentId with one new linear chain and "
                           "rewrites the file, so branches are flattened and firstKeptEntryId/targetId/fromId are left "
-                          "dangling"),
+                          "dangling; set the header's version to 3 (quick fix, or `session-lsp fix --unsafe-fixes`)"),
+                 data={"header_line": header_line},
                  related=((header_line, ("type",), "the header without a tree version"),))
         return True
 
@@ -304,22 +327,31 @@ class _Checker:
             parent_id = facts[line].parent_id
             self.add("ELY042", line, ("parentId",),
                      f"parentId {parent_id!r} names no entry: pi's context walk stops here, so everything above is "
-                     "silently missing from the model context (pi's tree view shows this entry as an orphan root)",
+                     "silently missing from the model context (pi's tree view shows this entry as an orphan root); "
+                     "point it at the entry above (quick fix, or `session-lsp fix --unsafe-fixes`)",
                      data=self._previous_id(line))
         for line in model.self_parents:
             self.add("ELY044", line, ("parentId",),
                      "parentId is this entry's own id: pi's context walk and branch walk loop forever here, so pi "
-                     "hangs when this path is resumed", data=self._previous_id(line))
+                     "hangs when this path is resumed; point it at the entry above (quick fix, or `session-lsp fix "
+                     "--unsafe-fixes`)", data=self._previous_id(line))
         for cycle in model.cycles:
             if len(cycle) < 2:
                 continue
             shown = " → ".join(str(line + 1) for line in cycle[:_RELATED_LIMIT])
+            # the loop is broken where a parent comes later in the file than its child: pi's writer never made that
+            # link, so that parentId is the one written wrong
+            cut = next((line for index, line in enumerate(cycle) if cycle[(index + 1) % len(cycle)] > line),
+                       cycle[0])
             for index, line in enumerate(cycle):
                 up = cycle[(index + 1) % len(cycle)]
+                fix = ("set parentId to the entry above to break it (quick fix, or `session-lsp fix --unsafe-fixes`)"
+                       if line == cut else f"the quick fix on line {cut + 1} breaks it")
                 self.add("ELY045", line, ("parentId",),
                          f"following parentId from here comes back to this entry (lines {shown} → …): pi's context "
-                         "walk never ends, so pi hangs when this path is resumed",
-                         related=((up, ("id",), "its parent, on the same loop"),))
+                         f"walk never ends, so pi hangs when this path is resumed; {fix}",
+                         related=((up, ("id",), "its parent, on the same loop"),),
+                         data={"suggested_parent": self._previous_id(line)} if line == cut else None)
         roots = model.null_roots
         for line in roots[1:]:
             self.add("ELY046", line, ("parentId",),
@@ -366,7 +398,10 @@ class _Checker:
                     what = ("pi's index keeps only the later entry, so the earlier one and its subtree become "
                             f"unreachable, and pi's /tree lists this entry twice (under line {previous + 1}'s parent "
                             f"too){note}")
-                self.add("ELY040", line, ("id",), f"id {entry_id!r} is already used on line {first + 1}: {what}",
+                fix = ("delete one of the two lines" if severity is Severity.WARNING else "give this entry a fresh "
+                       "id (quick fix, or `session-lsp fix --unsafe-fixes`)")
+                self.add("ELY040", line, ("id",),
+                         f"id {entry_id!r} is already used on line {first + 1}: {what}; {fix}",
                          related=((first, ("id",), "the first entry with this id"),),
                          data={"new_id": fresh, "parent_lines": meant}, severity=severity)
 
@@ -430,9 +465,14 @@ class _Checker:
             if kind == "compaction":
                 kept = found.first_kept_id
                 if kept is not None and kept not in by_id:
+                    turn = self._turn_above(line)
+                    fix = (f"point it at the entry on line {by_id[turn] + 1}, the last user message above, to keep "
+                           "that turn (quick fix, or `session-lsp fix --unsafe-fixes`)" if turn is not None
+                           else "point it at the entry the summary stops at")
                     self.add("ELY050", line, ("firstKeptEntryId",),
                              f"firstKeptEntryId {kept!r} names no entry: pi sends only the summary and what came "
-                             "after the compaction, so the recent history it meant to keep is lost from the context")
+                             "after the compaction, so the recent history it meant to keep is lost from the context; "
+                             + fix, data={"suggested_first_kept": turn} if turn is not None else None)
             elif kind == "branch_summary":
                 source = found.from_id
                 if source is not None and source != "root" and source not in by_id:
@@ -447,6 +487,22 @@ class _Checker:
                              "shows it (pi's own API refuses to write this)")
             elif kind == "context_edit" and self.release.projection:
                 self._context_edit(line, found)
+
+    def _turn_above(self, line: int) -> str | None:
+        """The id of the nearest user message above a compaction on its path: a kept history that starts there
+        keeps a whole turn, so no tool result is cut from its call."""
+        model, facts = self.model, self.facts
+        if not model.tree:
+            return None
+        up = model.parent_of[line]
+        while up != NONE:
+            found: EntryFacts = facts[up]
+            entry_id = found.id
+            if found.type == "message" and found.role == "user" and entry_id is not None \
+                    and model.by_id.get(entry_id) == up:
+                return entry_id
+            up = model.parent_of[up]
+        return None
 
     def _context_edit(self, line: int, found: EntryFacts) -> None:
         """ELY058: pi's `projectContextEntry` omits any target that yields messages, but replaces content only of
@@ -583,10 +639,38 @@ class _Checker:
                  related=((call_line, ("message", "content", block, "id"), "the call, further down"),))
 
     def _orphan(self, line: int) -> None:
-        where = "an earlier assistant message on this path" if self.model.tree else "an earlier assistant message"
+        model, facts = self.model, self.facts
+        where = "an earlier assistant message on this path" if model.tree else "an earlier assistant message"
+        call = self._unanswered_call_above(line)
+        if call is not None:
+            call_line = unpack_call(call)[0]
+            fix = (f"the unanswered call {model.call(call).id!r} on line {call_line + 1} has this result's tool name: "
+                   "point toolCallId at it (quick fix, or `session-lsp fix --unsafe-fixes`)")
+            data: dict[str, Any] | None = {"suggested_call": model.call(call).id}
+        else:
+            fix = "correct toolCallId to the id of its call, or delete this line"
+            data = None
         self.add("ELY070", line, ("message", "toolCallId"),
-                 f"toolCallId {self.facts[line].tool_call_id!r} matches no tool call in {where}: pi does not "
-                 "repair orphan results, and the provider rejects a tool result without its call")
+                 f"toolCallId {facts[line].tool_call_id!r} matches no tool call in {where}: pi does not "
+                 f"repair orphan results, and the provider rejects a tool result without its call; {fix}", data=data)
+
+    def _unanswered_call_above(self, line: int) -> int | None:
+        """The nearest call above an orphan result, on its path and with its tool name, that no result answers:
+        the call the result most likely belonged to before its toolCallId was damaged."""
+        model, facts = self.model, self.facts
+        name = facts[line].tool_name
+        best: int | None = None
+        for packed in model.unanswered:
+            call_line = unpack_call(packed)[0]
+            if call_line == line or model.call(packed).name != name:
+                continue
+            if model.tree and not model.is_ancestor(call_line, line):
+                continue
+            if not model.tree and call_line > line:
+                continue
+            if best is None or call_line > unpack_call(best)[0]:
+                best = packed
+        return best
 
     def unanswered(self, goes_on: Callable[[int], bool]) -> None:
         """ELY072 for each call no result answers; `goes_on(line)` says whether a message entry follows the line in
@@ -682,10 +766,14 @@ class _Checker:
         result, call_line = orphans[-1]
         more = f" (and {len(orphans) - 1} more)" if len(orphans) > 1 else ""
         field = "firstKeptEntryId" if model.tree else "firstKeptEntryIndex"
+        call_id = self.facts[call_line].id
+        data = {"suggested_first_kept": call_id} if model.tree and call_id is not None else None
+        fix = (f"start the kept history at line {call_line + 1} instead (quick fix, or `session-lsp fix "
+               "--unsafe-fixes`)" if data else f"start the kept history at line {call_line + 1} instead")
         self.add("ELY076", line, (field,),
                  f"the kept history starts at line {kept + 1}, below the tool call on line {call_line + 1} that the "
                  f"result on line {result + 1} answers{more}: pi cuts the call away but sends the result right "
-                 "after the summary, and providers reject a tool result whose call is missing",
+                 f"after the summary, and providers reject a tool result whose call is missing; {fix}", data=data,
                  related=((result, ("message", "toolCallId"), "the result pi sends without its call"),
                           (call_line, ("message", "content"), "the call the compaction cut away")))
 

@@ -69,7 +69,8 @@ def _version_finding(raw: dict[str, Any]) -> Finding:
                            f"header `version` {shown} is not an integer: pi compares it with 2 and 3, so it "
                            f"{_V2_MIGRATION}", Severity.WARNING)
         return Finding("ELY016", ("version",), Mark.VALUE,
-                       f"header `version` {shown} is below 2: pi {_V1_MIGRATION}")
+                       f"header `version` {shown} is below 2: pi {_V1_MIGRATION}; set it to the version the "
+                       "entries were written in (quick fix, or `session-lsp fix --unsafe-fixes`)")
     read = "reads `version ?? 1` as 1" if value is None else f"converts {shown} to the number {number:g}"
     if level is None:
         return Finding("ELY014", ("version",), Mark.VALUE,
@@ -110,7 +111,8 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
     if _in_block(path):
         return Finding("ELY066", path, Mark.MISSING if kind is _Kind.MISSING else Mark.VALUE,
                        f"bad content block: {detail} at `{name}`; pi's provider serializers assume the documented "
-                       "block shape, so the request fails or the block is garbled")
+                       "block shape, so the request fails or the block is garbled; write the block as pi does "
+                       "(completion offers its fields)")
     if path == ("message", "role") and kind is _Kind.UNKNOWN_TAG and isinstance(raw["message"].get("role"), str):
         return Finding("ELY060", path, Mark.VALUE,
                        f"unknown message role {raw['message']['role']!r}: pi keeps the entry but drops the message "
@@ -152,16 +154,20 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
     if kind is _Kind.MISSING:
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
-                       "misbehaves or throws without it")
+                       "misbehaves or throws without it; add it (for some fields the quick fix, or `session-lsp fix "
+                       "--unsafe-fixes`, writes a neutral value)")
+    fix = ("; the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh string id" if path == ("id",)
+           else "; correct the value")
     return Finding("ELY033", path, Mark.VALUE,
-                   f"`{name}`: {detail}; pi's code assumes the documented type and misbehaves or throws")
+                   f"`{name}`: {detail}; pi's code assumes the documented type and misbehaves or throws{fix}")
 
 
 def _bad_replacement(absent: bool) -> Finding:
     if absent:
         return Finding("ELY059", ("type",), Mark.VALUE,
                        "context_edit without `replacement`: pi 1.6 reads `replacement.content` of undefined and "
-                       "throws when it builds the context from this path")
+                       "throws when it builds the context from this path; add `\"replacement\": null` (leave the "
+                       "target out) or `{\"content\": ...}`")
     return Finding("ELY059", ("replacement",), Mark.VALUE,
                    "`replacement` must be null (leave the target out) or {\"content\": string or blocks}: pi 1.6 "
-                   "sends the target with its content undefined, which providers reject")
+                   "sends the target with its content undefined, which providers reject; write one of the two")

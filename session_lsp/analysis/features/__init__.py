@@ -29,7 +29,11 @@ Signatures (all re-exported here):
   required first), enum values, ids for reference fields, open tool calls; on an empty line a snippet for a whole
   new entry. `now` is a `datetime` (aware or UTC-naive) or an ISO string: the core has no clock.
 * `code_actions(doc, span, diagnostics) -> list[CodeAction]` — quick fixes for the given core `Diagnostic`s that
-  touch `span` (ELY002 split, ELY042 re-parent, ELY040 re-id, ELY024 role rename, THN030–033 renumber seq).
+  touch `span`: each is a `Fix` of `fixes.py` (the one mechanism `session-lsp fix` applies too).
+* `fix_all(doc, select) -> CodeAction | None` — the "fix all safe problems" source action (`source.fixAll.session-lsp`):
+  `fix_document` to a fixpoint with the safe fixes, as one edit of the changed lines.
+* `fixes(doc, diagnostics) -> list[Fix]`, `fix_document(doc, select, unsafe) -> Repaired` — the fixes themselves
+  (text edits, title, codes, applicability from the registry) and their application to a fixpoint.
 * `code_lenses(doc) -> list[CodeLens]` — branch points (how many branches, which is active) and the leaf.
 * `inlay_hints(doc, start_line, end_line) -> list[InlayHint]` — the same facts at the end of lines in the range.
 * `encode_tree(doc) -> list[bytes-like]` — the JSON of the `sessionLsp/tree` request, in parts (the Structs of
@@ -38,8 +42,9 @@ Signatures (all re-exported here):
   `context(doc, line) -> dict` is the same payload as JSON values.
 """
 
-from .actions import code_actions
+from .actions import FIX_ALL, code_actions, fix_all
 from .completion import completions
+from .fixes import Repaired, fix_document, fixes
 from .folding import folding_ranges
 from .hover import hover
 from .lenses import code_lenses, inlay_hints
@@ -51,6 +56,7 @@ from .types import (
     CodeAction,
     CodeLens,
     CompletionItem,
+    Fix,
     FoldingRange,
     Hover,
     InlayHint,
@@ -63,8 +69,38 @@ from .types import (
 )
 
 __all__ = [
-    "CodeAction", "CodeLens", "CompletionItem", "FoldingRange", "Hover", "InlayHint", "Location", "PrepareRename",
-    "RenameError", "SelectionRange", "Symbol", "TextEdit", "code_actions", "code_lenses", "completions", "context",
-    "definition", "document_symbols", "encode_context", "encode_tree", "folding_ranges", "hover", "inlay_hints",
-    "prepare_rename", "references", "rename", "selection_ranges", "tree",
+    "FIX_ALL",
+    "CodeAction",
+    "CodeLens",
+    "CompletionItem",
+    "Fix",
+    "FoldingRange",
+    "Hover",
+    "InlayHint",
+    "Location",
+    "PrepareRename",
+    "RenameError",
+    "Repaired",
+    "SelectionRange",
+    "Symbol",
+    "TextEdit",
+    "code_actions",
+    "code_lenses",
+    "completions",
+    "context",
+    "definition",
+    "document_symbols",
+    "encode_context",
+    "encode_tree",
+    "fix_all",
+    "fix_document",
+    "fixes",
+    "folding_ranges",
+    "hover",
+    "inlay_hints",
+    "prepare_rename",
+    "references",
+    "rename",
+    "selection_ranges",
+    "tree",
 ]

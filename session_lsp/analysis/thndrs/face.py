@@ -53,7 +53,8 @@ class ThndrsFormat(plain.Quiet):
     schema_root: object = Record
     releases: Mapping[str, object] = {}
     utf8_issue = ("THN002", "the file is not valid UTF-8: thndrs reads it with read_to_string, which fails, so it "
-                            "loads no records at all")
+                            "loads no records at all; `session-lsp fix --unsafe-fixes` writes the invalid bytes "
+                            "as U+FFFD")
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""

@@ -24,7 +24,7 @@ from .. import jsonscan, validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue
 from ..jsonscan import Path, dotted
-from ..lines import LineKind, bracket_end, decode, first_past, too_deep
+from ..lines import LineKind, bracket_end, decode, first_past, glue_point, too_deep
 from ..results import LineResult, Mark, line_result
 from ..text import content_span
 from ..validate import IssueKind, SchemaIssue
@@ -177,22 +177,24 @@ def _slow(text: str, state: LineState) -> LineResult:
         end = len(text.rstrip())
         start = min(decoded.error_col, max(end - 1, 0))
         message = (f"not JSON ({decoded.error}): the thndrs 0.1.0 reader drops this line silently (the record is "
-                   "lost); later builds refuse to resume the session ('record N is corrupt')")
+                   "lost); later builds refuse to resume the session ('record N is corrupt'); repair the JSON by "
+                   "hand, or, when it is the torn last line, cut it (quick fix, or `session-lsp fix --unsafe-fixes`)")
         return line_result(kind, None, (LineIssue("THN001", start, max(end, start + 1), message),),
                            "not JSON" if titled else "")
     if kind is LineKind.GLUED:
         count = len(decoded.parts)
         message = (f"{count} JSON records on one line (a newline is missing before column {decoded.parts[1] + 1}): "
                    "serde_json fails with 'trailing characters', so thndrs drops the whole line and every record "
-                   "on it is lost")
-        start, end = decoded.parts[0], len(text.rstrip())
+                   "on it is lost; the quick fix (or `session-lsp fix`) splits it")
+        start, end = glue_point(text, decoded.parts)
         return line_result(kind, count, (LineIssue("THN001", start, end, message),),
                            f"{count} glued records" if titled else "", decoded.parts)
     if kind is LineKind.NON_OBJECT:
         locator = _Locator(text, False)
         start, end = locator.whole()
         got = validate.json_type(decoded.value)
-        message = f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line"
+        message = (f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line; delete it "
+                   "(quick fix, or `session-lsp fix --unsafe-fixes`)")
         return line_result(kind, None, (LineIssue("THN003", start, end, message),), f"JSON {got}" if titled else "")
     return _object(text, decoded.value, state)
 

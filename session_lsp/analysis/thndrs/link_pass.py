@@ -36,6 +36,7 @@ RENUMBER = {"renumber": True}
 _ID_IN_NAME = re.compile(r"session-\d{8}-\d{6}")
 _UNREADABLE = (LineKind.INVALID, LineKind.GLUED, LineKind.NON_OBJECT)
 _REFUSE = "later builds refuse to resume the session"
+_RENUMBER = "renumber seq in line order (quick fix, or `session-lsp fix`)"
 
 
 def _related(line: int, message: str, path: tuple[str | int, ...] = ()) -> tuple[RelatedAnchor, ...]:
@@ -118,7 +119,7 @@ def _lines(lines: Sequence[str], results: Sequence[LineResult], issues: list[Lin
         issues.append(LinkIssue(
             "THN071", Anchor(last),
             "the last line has no final newline and does not parse: the write was cut off (typically a crash). "
-            f"The thndrs 0.1.0 reader drops it; {_REFUSE}"))
+            f"The thndrs 0.1.0 reader drops it; {_REFUSE}; cut it (quick fix, or `session-lsp fix --unsafe-fixes`)"))
 
 
 def _identity(model: ThndrsModel, facts: Sequence[RecordFacts | None], stem: str | None, directory: str | None,
@@ -189,12 +190,13 @@ def _order(results: Sequence[LineResult], facts: Sequence[RecordFacts | None], i
             if seq in seen:
                 issues.append(LinkIssue(
                     "THN031", Anchor(line, ("seq",)),
-                    f"seq {seq} is used again: two writers appended to this file at once; {_REFUSE}",
+                    f"seq {seq} is used again: two writers appended to this file at once; {_REFUSE}; {_RENUMBER}",
                     related=_related(seen[seq], f"seq {seq} first used here", ("seq",)), data=RENUMBER))
             elif top is not None and seq < top:
                 issues.append(LinkIssue(
                     "THN032", Anchor(line, ("seq",)),
-                    f"seq {seq} is lower than seq {top} on an earlier line: the records are out of order; {_REFUSE}",
+                    f"seq {seq} is lower than seq {top} on an earlier line: the records are out of order; {_REFUSE}; "
+                    f"{_RENUMBER}",
                     related=_related(top_line, f"seq {top}", ("seq",)), data=RENUMBER))
             elif top is not None and seq - top - 1 > unreadable:
                 missing = seq - top - 1
