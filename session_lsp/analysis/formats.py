@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from . import elyra, plain, thndrs
+from . import claude, elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_object
 from .diagnostics import LineIssue
 from .editing import LineTemplate
@@ -210,6 +210,7 @@ class Format(Protocol):
 FORMATS: Mapping[Kind, Format] = {
     Kind.ELYRA: elyra.FORMAT,
     Kind.THNDRS: thndrs.FORMAT,
+    Kind.CLAUDE: claude.FORMAT,
     Kind.UNKNOWN: plain.FORMAT,
 }
 """Every `Kind`'s face; detection asks them in this order."""
