@@ -72,6 +72,11 @@ class Format(Protocol):
         """This format, when a file's first JSON object (on `line`) is one of its lines; else None."""
         ...
 
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        """This format, for a file with no JSON object to recognise (empty, or all damage) whose name is one the
+        agent gives its sessions; else None."""
+        ...
+
     def line_pass(self, options: Options) -> LinePass: ...
 
     def line_state(self, options: Options) -> object:
@@ -220,10 +225,14 @@ def format_for(kind: Kind) -> Format:
     return FORMATS[kind]
 
 
-def detect(lines: Sequence[str]) -> FormatInfo:
-    """Which format a file is (spec section 3), from its first JSON object."""
+def detect(lines: Sequence[str], path: str | None = None) -> FormatInfo:
+    """Which format a file is (spec section 3), from its first JSON object; a file without one, from its name."""
     found = first_object(lines)
     if found is None:
+        for face in FORMATS.values() if path else ():
+            info = face.recognise_name(path or "")
+            if info is not None:
+                return info
         return UNKNOWN
     number, obj = found
     for face in FORMATS.values():

@@ -85,6 +85,9 @@ class PlainFormat(Quiet):
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
 
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        return None
+
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         return None
 

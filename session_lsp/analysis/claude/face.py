@@ -29,6 +29,8 @@ from .schema import RECORD_TYPES, Record
 
 _SESSION_FILE = re.compile(r"(?:.*/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl\Z")
 
+_AGENT_FILE = re.compile(r"(?:.*/)?agent-[0-9a-zA-Z]+\.jsonl\Z")
+
 _DANGLING: dict[str, tuple[str, str]] = {
     "parentUuid": ("record with this uuid", "CCD020"),
     "logicalParentUuid": ("record with this uuid (before the compaction)", "CCD022"),
@@ -52,6 +54,13 @@ class ClaudeFormat(plain.Quiet):
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")
     rename_scope = ""
+
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        """A `<session uuid>.jsonl` or a subagent's `agent-<id>.jsonl`: Claude Code looks such a file up by its
+        name, and refuses it when it holds no conversation."""
+        if self.session_id_in_file_name(path) is not None or _AGENT_FILE.match(path):
+            return FormatInfo(Kind.CLAUDE, None, None)
+        return None
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """A record Claude Code writes: a known `type` with the `sessionId` (or `uuid`) every one of them carries,
@@ -139,7 +148,8 @@ class ClaudeFormat(plain.Quiet):
 
     def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
                 line: int, options: Options) -> msgspec.Struct:
-        return payloads.context(info, lines, model if isinstance(model, ClaudeModel) else None, line)
+        return payloads.context(info, lines, model if isinstance(model, ClaudeModel) else None, line,
+                                self.session_id_in_file_name(options.path))
 
 
 FORMAT = ClaudeFormat()

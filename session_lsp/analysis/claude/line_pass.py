@@ -11,12 +11,13 @@ is not JSON (blank lines, torn halves, NUL padding), reads both records of a glu
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
 
 from .. import jsonscan, validate
-from ..detect import FormatInfo
+from ..detect import FormatInfo, Kind
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path, dotted
 from ..lines import LineKind, decode, split_glued
@@ -28,6 +29,8 @@ from .facts import Facts, GluedFacts, LineState, of_object, of_record
 
 _DECODER = msgspec.json.Decoder(s.Record)
 
+_TYPE = re.compile(r'"type"\s*:\s*"([^"]*)"')
+_CONVERSATION = frozenset({"user", "assistant", "attachment", "system"})
 LOST = "Claude Code skips the line when it loads the session, so the record on it is lost"
 
 
@@ -76,6 +79,8 @@ def _span(text: str, path: Path, key: bool = False) -> tuple[int, int]:
 
 
 def _slow(text: str, state: LineState) -> LineResult:
+    if text.startswith("\x00") and text.lstrip("\x00").strip():
+        return _after_nul(text, state)
     decoded = decode(text)
     kind = decoded.kind
     titled = state.titles
@@ -93,24 +98,37 @@ def _slow(text: str, state: LineState) -> LineResult:
     return _object(text, decoded.value, state)
 
 
+def _after_nul(text: str, state: LineState) -> LineResult:
+    """NUL bytes before a record: Claude Code skips them and reads the record, so the line is the record's."""
+    padding = len(text) - len(text.lstrip("\x00"))
+    inner = analyze_line(text[padding:], FormatInfo(Kind.CLAUDE), state)
+    message = (f"{padding} NUL bytes before the record (a crash left them): Claude Code skips them and reads the "
+               "record, but other readers lose the line; delete the NUL bytes")
+    issues = (LineIssue("CCD006", 0, padding, message),
+              *(LineIssue(i.code, i.start + padding, i.end + padding, i.message, i.severity) for i in inner.issues))
+    parts = tuple(part + padding for part in inner.parts)
+    return line_result(inner.kind, inner.facts, issues, inner.title, parts)
+
+
 def _invalid(text: str, error: str, error_col: int, titled: bool) -> LineResult:
     stripped = text.rstrip()
     end = len(stripped)
-    if "\x00" in text:
-        padding = len(text) - len(text.lstrip("\x00"))
-        rest = text.strip("\x00 \r\t")
-        if not rest:
-            message = ("NUL bytes, no record (a crash left the file's preallocated end unwritten): Claude Code "
-                       "skips the line; delete it")
-            return line_result(LineKind.INVALID, None, (LineIssue("CCD006", 0, max(len(text), 1), message,
-                                                                  Severity.WARNING),), "NUL padding" if titled else "")
-        message = (f"{padding} NUL bytes before the record (a crash left them): {LOST}; delete the NUL bytes to keep "
-                   "the record")
-        return line_result(LineKind.INVALID, None, (LineIssue("CCD006", 0, max(padding, 1), message),),
+    if text.strip("\x00 \r\t") == "":
+        message = ("NUL bytes, no record (a crash left the file's preallocated end unwritten): Claude Code skips the "
+                   "line; delete it")
+        return line_result(LineKind.INVALID, None, (LineIssue("CCD006", 0, max(len(text), 1), message),),
                            "NUL padding" if titled else "")
     start = min(error_col, max(end - 1, 0))
-    message = (f"not JSON ({error}): {LOST} (a torn write: the rest of the record was never written); if the "
-               "record matters, complete it by hand, else delete the line")
+    seen = _TYPE.search(text)
+    tag = seen.group(1) if seen else None
+    if tag is not None and tag not in _CONVERSATION and '"parentUuid"' not in text:
+        message = (f"not JSON ({error}): Claude Code skips the line; it held a `{tag}` record, which the "
+                   "conversation does not need, so the resumed conversation is whole; delete the line")
+        return line_result(LineKind.INVALID, None, (LineIssue("CCD001", start, max(end, start + 1), message,
+                                                              Severity.WARNING),), "not JSON" if titled else "")
+    message = (f"not JSON ({error}): {LOST} (a torn write: the rest of the record was never written); the chain is "
+               "bridged over it, a call or result it held loses its partner, and a torn last response is replaced "
+               "by 'No response requested.'; complete the record by hand or delete the line")
     return line_result(LineKind.INVALID, None, (LineIssue("CCD001", start, max(end, start + 1), message),),
                        "not JSON" if titled else "")
 

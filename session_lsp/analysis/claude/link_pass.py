@@ -65,8 +65,7 @@ def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
     seen_chain = False
     for index, record in enumerate(model.records):
         f = record.facts
-        if f.uuid is None or not f.has_parent or f.tag not in ("user", "assistant", "attachment", "system",
-                                                                "progress"):
+        if f.uuid is None or f.tag not in ("user", "assistant", "attachment", "system"):
             continue
         on = index in model.on_chain
         if f.parent is not None and f.parent not in model.by_uuid:
@@ -79,12 +78,13 @@ def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
             message = f"`parentUuid` names no record of this file: {does}; point it at the record it follows"
             issues.append(LinkIssue("CCD020", _at(record, ("parentUuid",)), message))
         elif (f.parent is None and seen_chain and not f.sidechain and f.subtype != "compact_boundary"):
-            message = ("`parentUuid` is null in the middle of the conversation: Claude Code ends the chain here on "
-                       "resume, so everything above is not sent (a tool result whose call is cut off becomes "
+            written = "null" if f.has_parent else "missing"
+            message = (f"`parentUuid` is {written} in the middle of the conversation: Claude Code ends the chain "
+                       "here on resume, so everything above is not sent (a tool result whose call is cut off becomes "
                        "'[Orphaned tool result removed due to conversation resume]'); set it to the uuid of the "
                        "record above")
-            issues.append(LinkIssue("CCD021", _at(record, ("parentUuid",)), message,
-                                    Severity.WARNING if on else Severity.INFORMATION))
+            issues.append(LinkIssue("CCD021", _at(record, ("parentUuid",) if f.has_parent else ()), message,
+                                    None if on else Severity.INFORMATION))
         if f.logical_parent is not None and f.logical_parent not in model.by_uuid:
             message = ("`logicalParentUuid` names no record of this file: the conversation before the compaction is "
                        "gone (Claude Code resumes from the summary below the boundary either way)")
@@ -98,8 +98,9 @@ def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
             seen_chain = True
     if model.cycle is not None:
         record = model.records[model.cycle]
-        message = ("`parentUuid` closes a cycle: walking up from the leaf, Claude Code comes back to this record and "
-                   "stops there, so the records above the cycle are not sent; point it at the record it follows")
+        message = ("`parentUuid` closes a cycle: walking up from the leaf, Claude Code would come back to a record it "
+                   "has sent; it breaks the cycle here and bridges to the chain record above in the file; point it "
+                   "at the record it follows")
         issues.append(LinkIssue("CCD023", _at(record, ("parentUuid",)), message))
 
 

@@ -30,7 +30,8 @@ class Record:
         self.facts = facts
 
 
-CHAIN_TAGS = frozenset({"user", "assistant", "attachment", "system", "progress"})
+CHAIN_TAGS = frozenset({"user", "assistant", "attachment", "system"})
+"""The record types Claude Code links into the conversation (a missing `parentUuid` counts as null)."""
 
 
 class ClaudeModel:
@@ -53,7 +54,7 @@ class ClaudeModel:
         duplicates: list[tuple[int, int]] = []
         for index, record in enumerate(records):
             f = record.facts
-            if f.uuid is None or f.tag not in CHAIN_TAGS or not f.has_parent:
+            if f.uuid is None or f.tag not in CHAIN_TAGS:
                 continue
             if f.uuid in first:
                 duplicates.append((first[f.uuid], index))
@@ -64,11 +65,10 @@ class ClaudeModel:
         self.first = first
         self.duplicates = duplicates
         """(first, later) record indices declaring one uuid."""
-        parents: set[str] = {records[i].facts.parent or "" for i in by_uuid.values()}
         self.subagent = not any(r.facts.has_parent and not r.facts.sidechain for r in records
                                 if r.facts.tag in CHAIN_TAGS)
         """Every chain record is a sidechain: the file is a subagent's transcript, its chain its own."""
-        self.leaf = self._leaf(parents)
+        self.leaf = self._leaf()
         chain, self.bridged, self.cycle = self._walk()
         self.chain = self._with_siblings(chain)
         self.on_chain = set(self.chain)
@@ -84,15 +84,13 @@ class ClaudeModel:
                 message_lines.setdefault(record.facts.uuid, record.line)
         self.user_lines = message_lines
 
-    def _leaf(self, parents: set[str]) -> int | None:
-        for index in range(len(self.records) - 1, -1, -1):
-            f = self.records[index].facts
-            if (f.uuid is not None and f.tag in CHAIN_TAGS and f.has_parent and f.sidechain == self.subagent
-                    and self.by_uuid.get(f.uuid) == index and f.uuid not in parents):
-                return index
-        for index in range(len(self.records) - 1, -1, -1):  # every record is some record's parent: a cycle
-            f = self.records[index].facts
-            if f.uuid is not None and self.by_uuid.get(f.uuid) == index and f.sidechain == self.subagent:
+    def _leaf(self) -> int | None:
+        """The chain record whose uuid the file declares last: Claude Code keeps records in a map by uuid, in the
+        order of their first row (a later row with the same uuid replaces the content, not the place), and resumes
+        from the last, whatever `last-prompt` or `summary` name."""
+        for uuid in reversed(self.first):
+            index = self.by_uuid[uuid]
+            if self.records[index].facts.sidechain == self.subagent:
                 return index
         return None
 
@@ -105,17 +103,17 @@ class ClaudeModel:
         index = self.leaf
         cycle = None
         while index is not None:
-            if index in seen:
-                cycle = chain[-1]
-                break
             seen.add(index)
             chain.append(index)
             f = self.records[index].facts
-            if f.parent is None:
+            if f.parent is None or f.subtype == "compact_boundary":
                 break
             found = self.by_uuid.get(f.parent)
+            if found is not None and found in seen:
+                cycle = index
+                found = None
             if found is None:
-                found = self._above(index)
+                found = self._above(index, seen)
                 if found is not None:
                     bridged[index] = found
             index = found
@@ -139,20 +137,28 @@ class ClaudeModel:
             return chain
         out: list[int] = []
         waiting: list[int] = []
-        for position, index in enumerate(chain):
+        position = 0
+        while position < len(chain):
+            index = chain[position]
             out.append(index)
+            position += 1
             waiting.extend(hanging.get(index, ()))
-            following = self.records[chain[position + 1]].facts if position + 1 < len(chain) else None
+            following = self.records[chain[position]].facts if position < len(chain) else None
             if waiting and (following is None or following.tag != "assistant"
                             or following.message_id != self.records[index].facts.message_id):
-                out.extend(sorted(waiting))
+                while position < len(chain) and self.records[chain[position]].facts.results:
+                    waiting.append(chain[position])
+                    position += 1
+                out.extend(sorted(waiting))  # the results of one response's calls go out in file order
                 waiting = []
         return out
 
-    def _above(self, index: int) -> int | None:
+    def _above(self, index: int, seen: set[int]) -> int | None:
+        """The chain record Claude Code bridges a broken link to: the nearest one above in the file."""
         for earlier in range(index - 1, -1, -1):
             f = self.records[earlier].facts
-            if f.uuid is not None and f.tag in CHAIN_TAGS and f.has_parent and f.sidechain == self.subagent:
+            if (f.uuid is not None and f.tag in CHAIN_TAGS and f.sidechain == self.subagent
+                    and self.by_uuid.get(f.uuid) == earlier and earlier not in seen):
                 return earlier
         return None
 
