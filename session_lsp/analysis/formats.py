@@ -58,6 +58,10 @@ class Format(Protocol):
         """Fields whose value is a path to another file, with what that file is."""
         ...
 
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The path of the file the value of a `file_fields` field names (the file being `options.path`)."""
+        ...
+
     @property
     def renamed_with_id(self) -> tuple[str, ...]:
         """Fields naming another line by its id as is: renaming the id changes them too."""

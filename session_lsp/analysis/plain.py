@@ -85,6 +85,10 @@ class PlainFormat(Quiet):
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
 
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
+
     def recognise_name(self, path: str) -> FormatInfo | None:
         return None
 

@@ -65,6 +65,10 @@ class ElyraFormat(plain.Quiet):
     rename_scope = (f"an Elyra entry id (or a {', '.join(editing.RENAMED_WITH_ID[:-1])} or "
                     f"{editing.RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
 
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
+
     def recognise_name(self, path: str) -> FormatInfo | None:
         return None
 

@@ -58,6 +58,10 @@ class ThndrsFormat(plain.Quiet):
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
 
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
+
     def recognise_name(self, path: str) -> FormatInfo | None:
         return None
 
