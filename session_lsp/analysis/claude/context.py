@@ -143,34 +143,63 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
                             if b.get("type") == "tool_result")
     main = [obj for _, obj in chain if obj.get("type") in ("user", "assistant")]
     ends_with_user = bool(main) and main[-1].get("type") == "user"
-    last_user = max((n for n, (_, obj) in enumerate(chain) if obj.get("type") == "user"), default=-1)
+    responses = [_message_of(obj).get("id") if _sent_response(obj) else None for _, obj in chain]
+    last_response = next((r for r in reversed(responses) if r is not None), None)
     out: list[_Message] = []
     called: set[str] = set()
     interrupted: list[str] = []
     for position, (line, obj) in enumerate(chain):
         tag = obj.get("type")
         if tag == "assistant":
-            if obj.get("isApiErrorMessage") is True and _message_of(obj).get("model") == "<synthetic>":
+            if not _sent_response(obj):
                 continue  # the error Claude Code wrote in place of a response
-            trailing = position > last_user
+            trailing = responses[position] == last_response or last_response is None
             _assistant(out, line, _message_of(obj), answered, trailing, called, interrupted)
         elif tag == "user":
-            _user(out, line, obj, called, position == 0)
+            _user(out, line, obj, called, position == 0, interrupted)
         elif tag == "attachment":
             _attachment(out, line, obj)
+    synthesized = bool(interrupted)
     if interrupted:
-        current = _Message("user", None)
-        current.parts.append([{"type": "tool_result", "content": INTERRUPTED, "is_error": True, "tool_use_id": call}
-                              for call in interrupted])
-        current.notes.append("Claude Code answers the calls left open at the end as interrupted")
-        out.append(current)
+        _user_message(out, None).parts.append(_interrupted(interrupted))
     out = _finish(out)
-    if ends_with_user or interrupted:
+    if ends_with_user or synthesized:
         reply = _Message("assistant", None)
         reply.content.append({"type": "text", "text": NO_RESPONSE})
         reply.notes.append("the chain ends on the user's side: Claude Code answers with this")
         out.append(reply)
-    return out
+    return _before_prompt(out)
+
+
+def _before_prompt(out: list[_Message]) -> list[_Message]:
+    """When the history ends with the user's side (system messages aside), Claude Code adds the new prompt to that
+    user message as a last text block: its content becomes blocks, the text before the prompt gets its "\n", and
+    the system messages after it come after the prompt (they are the new turn's)."""
+    end = len(out)
+    while end and out[end - 1].role == "system":
+        end -= 1
+    if not end or out[end - 1].role != "user":
+        return out
+    last = out[end - 1]
+    blocks = [{"type": "text", "text": last.content}] if isinstance(last.content, str) else list(last.content)
+    if blocks and blocks[-1].get("type") == "text" and isinstance(blocks[-1].get("text"), str):
+        blocks[-1] = {**blocks[-1], "text": blocks[-1]["text"] + "\n"}
+    last.content = blocks
+    last.notes.append("the new prompt joins this message")
+    return out[:end]
+
+
+def _sent_response(obj: dict[str, Any]) -> bool:
+    """An assistant record Claude Code sends: all but the API error it wrote in place of a response."""
+    return not (obj.get("isApiErrorMessage") is True and _message_of(obj).get("model") == "<synthetic>")
+
+
+def _interrupted(calls: list[str]) -> list[Any]:
+    """Claude Code's answer to the calls of the last response that have no result; `calls` is emptied."""
+    blocks = [{"type": "tool_result", "content": INTERRUPTED, "is_error": True, "tool_use_id": call}
+              for call in calls]
+    calls.clear()
+    return blocks
 
 
 def _assistant(out: list[_Message], line: int, message: dict[str, Any], answered: set[str], trailing: bool,
@@ -221,18 +250,22 @@ def _same_response(out: list[_Message], message_id: Any) -> _Message | None:
     return None
 
 
-def _user_message(out: list[_Message], line: int) -> _Message:
+def _user_message(out: list[_Message], line: int | None) -> _Message:
     last = out[-1] if out else None
     if last is not None and last.role == "user":
         return last
     if last is not None and last.role == "system" and len(out) > 1 and out[-2].role == "user":
         return out[-2]
     current = _Message("user", line)
-    out.append(current)
+    if last is not None and last.role == "system":  # a turn's user message goes before its system attachments
+        out.insert(len(out) - 1, current)
+    else:
+        out.append(current)
     return current
 
 
-def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str], cut: bool) -> None:
+def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str], cut: bool,
+          interrupted: list[str]) -> None:
     """`cut`: the record starts the chain (its parent link is null): results there lost their calls above it."""
     content = _message_of(obj).get("content")
     if isinstance(content, str):
@@ -246,13 +279,16 @@ def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str],
         return
     kept = [b for b in written if b.get("type") != "tool_result" or b.get("tool_use_id") in called]
     current = _user_message(out, line)
+    if interrupted:
+        current.parts.append(_interrupted(interrupted))
+        current.notes.append("the calls of the last response without a result get Claude Code's interrupted result")
     if len(kept) < len(written):
         current.notes.append("tool results without their call dropped")
     if cut and not kept:
         current.notes.append("the chain was cut above: Claude Code puts its placeholder in")
         current.parts.append(ORPHANED)
         return
-    current.parts.append(kept if kept else NO_CONTENT)
+    current.parts.append(kept)  # a message left with nothing is sent as "(no content)"
 
 
 def _attachment(out: list[_Message], line: int, obj: dict[str, Any]) -> None:
@@ -316,6 +352,9 @@ def _finish(out: list[_Message]) -> list[_Message]:
             message.content = "\n\n".join(message.content)  # type: ignore[assignment]  # sent as one string
         elif not message.content:
             message.content.append({"type": "text", "text": NO_CONTENT, "citations": []})
+        else:  # a response's calls go last, after its thinking and text, whatever the chain's order
+            message.content = ([b for b in message.content if b.get("type") != "tool_use"]
+                               + [b for b in message.content if b.get("type") == "tool_use"])
             message.notes.append("written empty: sent as '(no content)'")
     if out and out[0].role == "user" and (len(out) == 1 or out[1].role != "system"):
         empty = _Message("system", None)
@@ -325,11 +364,13 @@ def _finish(out: list[_Message]) -> list[_Message]:
 
 
 def _joined(parts: list[str | list[Any]]) -> str | list[Any]:
-    if len(parts) == 1 and isinstance(parts[0], str) and not isinstance(parts[0], _Front):
-        return parts[0]
+    if len(parts) == 1 and isinstance(parts[0], str):
+        return str(parts[0])
     blocks: list[Any] = []
     for part in parts:
         blocks.extend([{"type": "text", "text": str(part)}] if isinstance(part, str) else part)
+    if not blocks:
+        return NO_CONTENT
     for number, block in enumerate(blocks[:-1]):
         if block.get("type") == "text" and isinstance(block.get("text"), str):
             blocks[number] = {**block, "text": block["text"] + "\n"}
