@@ -150,6 +150,8 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
     interrupted: list[str] = []
     for position, (line, obj) in enumerate(chain):
         tag = obj.get("type")
+        if tag in ("user", "assistant") and not isinstance(obj.get("message"), dict):
+            continue  # a record without its message: Claude Code walks through it and sends nothing
         if tag == "assistant":
             if not _sent_response(obj):
                 continue  # the error Claude Code wrote in place of a response
@@ -356,10 +358,11 @@ def _finish(out: list[_Message]) -> list[_Message]:
             message.content = ([b for b in message.content if b.get("type") != "tool_use"]
                                + [b for b in message.content if b.get("type") == "tool_use"])
             message.notes.append("written empty: sent as '(no content)'")
-    if out and out[0].role == "user" and (len(out) == 1 or out[1].role != "system"):
+    first = next((n for n, message in enumerate(out) if message.role == "user"), None)
+    if first is not None and (first + 1 == len(out) or out[first + 1].role != "system"):
         empty = _Message("system", None)
         empty.notes.append("the first turn's system attachments are not in the history: Claude Code sends this")
-        out.insert(1, empty)
+        out.insert(first + 1, empty)
     return out
 
 
