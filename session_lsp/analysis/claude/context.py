@@ -145,6 +145,10 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
     ends_with_user = bool(main) and main[-1].get("type") == "user"
     responses = [_message_of(obj).get("id") if _sent_response(obj) else None for _, obj in chain]
     last_response = next((r for r in reversed(responses) if r is not None), None)
+    end = max((n for n, response in enumerate(responses) if response == last_response), default=len(chain))
+    after = [obj for _, obj in chain[end + 1:] if obj.get("type") == "user"]
+    if after and _message_of(after[0]).get("content") == []:
+        last_response = None  # its results' record was written empty: Claude Code drops the calls, as mid-history
     out: list[_Message] = []
     called: set[str] = set()
     interrupted: list[str] = []
@@ -155,7 +159,7 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
         if tag == "assistant":
             if not _sent_response(obj):
                 continue  # the error Claude Code wrote in place of a response
-            trailing = responses[position] == last_response or last_response is None
+            trailing = last_response is not None and responses[position] == last_response
             _assistant(out, line, _message_of(obj), answered, trailing, called, interrupted)
         elif tag == "user":
             _user(out, line, obj, called, position == 0, interrupted)
