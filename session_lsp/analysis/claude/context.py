@@ -46,7 +46,7 @@ _ENCODER = msgspec.json.Encoder()
 
 
 class _Message:
-    __slots__ = ("content", "empty", "line", "message_id", "notes", "parts", "role")
+    __slots__ = ("content", "empty", "line", "message_id", "notes", "parts", "role", "synthesized")
 
     def __init__(self, role: str, line: int | None, message_id: str | None = None) -> None:
         self.role = role
@@ -56,6 +56,8 @@ class _Message:
         self.parts: list[str | list[Any]] = []
         """A user message's contributions, one a record, before they are joined."""
         self.notes: list[str] = []
+        self.synthesized = False
+        """It holds Claude Code's interrupted results for calls left open."""
         self.empty = False
         """An assistant record of this response was written with no content."""
 
@@ -142,7 +144,7 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
             answered.update(b.get("tool_use_id") for b in _blocks(_message_of(obj).get("content"))
                             if b.get("type") == "tool_result")
     main = [obj for _, obj in chain if obj.get("type") in ("user", "assistant")]
-    ends_with_user = bool(main) and main[-1].get("type") == "user"
+    ends_with_error = bool(main) and not _sent_response(main[-1])
     responses = [_message_of(obj).get("id") if _sent_response(obj) else None for _, obj in chain]
     last_response = next((r for r in reversed(responses) if r is not None), None)
     end = max((n for n, response in enumerate(responses) if response == last_response), default=len(chain))
@@ -165,11 +167,13 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
             _user(out, line, obj, called, position == 0, interrupted)
         elif tag == "attachment":
             _attachment(out, line, obj)
-    synthesized = bool(interrupted)
     if interrupted:
-        _user_message(out, None).parts.append(_interrupted(interrupted))
+        current = _user_message(out, None)
+        current.parts.append(_interrupted(interrupted))
+        current.synthesized = True
     out = _finish(out)
-    if ends_with_user or synthesized:
+    last = next((message for message in reversed(out) if message.role != "system"), None)
+    if last is not None and last.role == "user" and (not ends_with_error or last.synthesized):
         reply = _Message("assistant", None)
         reply.content.append({"type": "text", "text": NO_RESPONSE})
         reply.notes.append("the chain ends on the user's side: Claude Code answers with this")
@@ -287,6 +291,7 @@ def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str],
     current = _user_message(out, line)
     if interrupted:
         current.parts.append(_interrupted(interrupted))
+        current.synthesized = True
         current.notes.append("the calls of the last response without a result get Claude Code's interrupted result")
     if len(kept) < len(written):
         current.notes.append("tool results without their call dropped")
