@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from session_lsp.analysis import Kind, Options, analyze, features
-from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.document import Document, analyze_bytes
 from session_lsp.analysis.formats import detect
 
 TESTS = Path(__file__).parent
@@ -130,7 +130,7 @@ def test_a_compaction_sends_the_summary_then_the_preserved_segment() -> None:
 # --- editor features ---------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def linear() -> tuple[features.Document, list[str]]:
+def linear() -> tuple[Document, list[str]]:
     text = LINEAR.read_text(encoding="utf-8")
     return analyze(text, Options(path=str(LINEAR), exists=os.path.exists)), text.split("\n")
 
