@@ -398,23 +398,30 @@ def _print_json(payload: object) -> None:
 
 
 def context(args: argparse.Namespace) -> int:
-    """The payload of `sessionLsp/context`: what pi sends to the model from the leaf (or from --line's entry)."""
+    """The payload of `sessionLsp/context`: what the agent sends to the model from the leaf (or from --line's
+    entry); for an agent that refuses the file, the error it prints."""
     from .analysis import features
 
     line = args.line - 1 if args.line is not None else -1
     with _document(args.path, args.pi_version) as document:
         payload = features.context(document, line)
+        face = document.face
+    releases = list(face.releases)
+    release = args.pi_version if args.pi_version in releases else (releases[-1] if releases else "")
+    agent = f"{face.agent} {release}".strip()
     if args.format == "json":
         _print_json(payload)
         return EXIT_CLEAN
     if "leaf" not in payload:
-        print(f"{args.path}: {payload['label']}: no model context (not a pi session)")
+        print(f"{args.path}: {payload['label']}: no model context (not a session with a leaf)")
+        return EXIT_CLEAN
+    if payload.get("refused"):
+        print(f"{args.path}: {agent} refuses to resume it: {payload['refused']}")
         return EXIT_CLEAN
     messages = payload["messages"]
     leaf = payload["leaf"]
     where = f"from the entry on line {leaf + 1}" if leaf is not None else "(no entries)"
-    print(f"{args.path}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
-          f"{where}")
+    print(f"{args.path}: {agent} sends {len(messages)} message{'' if len(messages) == 1 else 's'} {where}")
     for number, message in enumerate(messages, 1):
         source = f"line {message['line'] + 1}" if message["line"] is not None else "synthetic"
         note = f" ({message['note']})" if message["note"] else ""

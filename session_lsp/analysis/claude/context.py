@@ -363,10 +363,10 @@ def _finish(out: list[_Message]) -> list[_Message]:
             message.content = "\n\n".join(message.content)  # type: ignore[assignment]  # sent as one string
         elif not message.content:
             message.content.append({"type": "text", "text": NO_CONTENT, "citations": []})
+            message.notes.append("written empty: sent as '(no content)'")
         else:  # a response's calls go last, after its thinking and text, whatever the chain's order
             message.content = ([b for b in message.content if b.get("type") != "tool_use"]
                                + [b for b in message.content if b.get("type") == "tool_use"])
-            message.notes.append("written empty: sent as '(no content)'")
     first = next((n for n, message in enumerate(out) if message.role == "user"), None)
     if first is not None and (first + 1 == len(out) or out[first + 1].role != "system"):
         empty = _Message("system", None)
