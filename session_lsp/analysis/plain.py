@@ -79,6 +79,8 @@ class PlainFormat(Quiet):
     agent = ""
     schema_root: object = None
     releases: Mapping[str, object] = {}
+    release_option = ""
+    default_release = ""
     utf8_issue = None
     """A file that is not a session is left alone, whatever its bytes (its one notice is SLS001)."""
     file_fields: Mapping[str, str] = {}

@@ -24,7 +24,7 @@ from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
 from .model import ClaudeModel
-from .releases import RELEASES
+from .releases import DEFAULT_RELEASE, RELEASES
 from .schema import RECORD_TYPES, Record
 
 _SESSION_FILE = re.compile(r"(?:.*/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl\Z")
@@ -49,6 +49,9 @@ class ClaudeFormat(plain.Quiet):
     agent = "Claude Code"
     schema_root: object = Record
     releases: Mapping[str, object] = RELEASES
+    release_option = "claude"
+    default_release = DEFAULT_RELEASE
+    """`--claude-version` / `sessionLsp.claudeVersion` choose a row of `releases.RELEASES` (one row: 2.1.332)."""
     utf8_issue = ("CCD008", "the file is not valid UTF-8: Claude Code decodes it with U+FFFD replacement characters, "
                             "so the bytes that are not UTF-8 reach the model altered")
     file_fields: Mapping[str, str] = {

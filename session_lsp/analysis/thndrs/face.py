@@ -52,6 +52,8 @@ class ThndrsFormat(plain.Quiet):
     agent = "thndrs"
     schema_root: object = Record
     releases: Mapping[str, object] = {}
+    release_option = ""
+    default_release = ""
     utf8_issue = ("THN002", "the file is not valid UTF-8: thndrs reads it with read_to_string, which fails, so it "
                             "loads no records at all")
     file_fields: Mapping[str, str] = {}
