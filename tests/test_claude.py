@@ -38,8 +38,7 @@ def _contents(payload: dict) -> list[tuple[str, object]]:
     {"type": "user", "parentUuid": None, "uuid": "u1", "sessionId": SESSION, "message": {"role": "user",
                                                                                          "content": "hi"}},
     {"type": "summary", "summary": "Listing files", "leafUuid": "u1"},
-    {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}, "isSnapshotUpdate": False,
-     "sessionId": SESSION},
+    {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}, "isSnapshotUpdate": False},
 ])
 def test_a_first_record_claude_code_writes_makes_a_claude_file(first: dict) -> None:
     assert detect([json.dumps(first)]).kind is Kind.CLAUDE

@@ -91,7 +91,8 @@ class ClaudeFormat(plain.Quiet):
         tag = obj.get("type")
         if not isinstance(tag, str) or tag not in RECORD_TYPES or "payload" in obj or "seq" in obj:
             return None
-        if isinstance(obj.get("sessionId"), str) or isinstance(obj.get("uuid"), str) or tag == "summary":
+        if (isinstance(obj.get("sessionId"), str) or isinstance(obj.get("uuid"), str) or tag == "summary"
+                or (tag == "file-history-snapshot" and isinstance(obj.get("messageId"), str))):
             return FormatInfo(Kind.CLAUDE, None, line)
         return None
 
