@@ -98,7 +98,8 @@ def test_a_call_without_result_mid_history_is_dropped() -> None:
 def test_a_null_parent_cuts_the_history_and_a_placeholder_replaces_the_cut_off_result() -> None:
     payload = _context(CASES / "CCD021-null-parent-mid-chain.jsonl")
     first = payload["messages"][0]
-    assert first["role"] == "user" and first["content"] == "[Orphaned tool result removed due to conversation resume]"
+    placeholder = [{"type": "text", "text": "[Orphaned tool result removed due to conversation resume]"}]
+    assert first["role"] == "user" and first["content"] == placeholder
     assert "List the files." not in json.dumps(_contents(payload))
 
 

@@ -191,6 +191,8 @@ def _before_prompt(out: list[_Message]) -> list[_Message]:
     if not end or out[end - 1].role != "user":
         return out
     last = out[end - 1]
+    if last.content == NO_CONTENT:  # the new prompt takes the place of a message left empty
+        return out[: end - 1]
     blocks = [{"type": "text", "text": last.content}] if isinstance(last.content, str) else list(last.content)
     if blocks and blocks[-1].get("type") == "text" and isinstance(blocks[-1].get("text"), str):
         blocks[-1] = {**blocks[-1], "text": blocks[-1]["text"] + "\n"}
@@ -297,7 +299,7 @@ def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str],
         current.notes.append("tool results without their call dropped")
     if cut and not kept:
         current.notes.append("the chain was cut above: Claude Code puts its placeholder in")
-        current.parts.append(ORPHANED)
+        current.parts.append([{"type": "text", "text": ORPHANED}])
         return
     current.parts.append(kept)  # a message left with nothing is sent as "(no content)"
 

@@ -123,7 +123,7 @@ class ClaudeModel:
     def _with_response(self, chain: list[int]) -> list[int]:
         """The chain with every record of each response on it: Claude Code writes one record a content block, and
         sends all the records of a `message.id` as one message, those off the chain (above a cut, on a side branch)
-        included, in file order."""
+        included, after its first record on the chain."""
         responses: dict[str, list[int]] = {}
         for index, record in enumerate(self.records):
             f = record.facts
@@ -140,14 +140,12 @@ class ClaudeModel:
                 continue
             message_id = self.records[index].facts.message_id
             group = responses.get(message_id, ()) if message_id is not None else ()
-            if group and any(i not in on for i in group):
-                for member in group:
-                    if member not in emitted:
-                        out.append(member)
-                        emitted.add(member)
-                continue
             out.append(index)
             emitted.add(index)
+            for member in group:  # the response's records off the chain follow its first record on it
+                if member not in on and member not in emitted:
+                    out.append(member)
+                    emitted.add(member)
         return out
 
     def _with_siblings(self, chain: list[int]) -> list[int]:
