@@ -52,7 +52,9 @@ class _Message:
         self.role = role
         self.line = line
         self.message_id = message_id
-        self.content: list[Any] = []
+        self.content: Any = []
+        """Blocks while the message is built; what is sent once finished (a string for a lone prompt, a system
+        message's joined text)."""
         self.parts: list[str | list[Any]] = []
         """A user message's contributions, one a record, before they are joined."""
         self.notes: list[str] = []
@@ -360,9 +362,9 @@ def _finish(out: list[_Message]) -> list[_Message]:
     out = kept
     for message in out:
         if message.role == "user":
-            message.content = _joined(message.parts)  # type: ignore[assignment]  # a string or blocks, as sent
+            message.content = _joined(message.parts)  # a string or blocks, as sent
         elif message.role == "system":
-            message.content = "\n\n".join(message.content)  # type: ignore[assignment]  # sent as one string
+            message.content = "\n\n".join(message.content)  # sent as one string
         elif not message.content:
             message.content.append({"type": "text", "text": NO_CONTENT, "citations": []})
             message.notes.append("written empty: sent as '(no content)'")
