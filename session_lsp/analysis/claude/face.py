@@ -155,7 +155,7 @@ class ClaudeFormat(plain.Quiet):
 
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
-        return editing.new_lines(results, line, now)
+        return editing.new_lines(results, line, now, self.session_id_in_file_name(options.path))
 
     def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
         if not isinstance(model, ClaudeModel):
