@@ -189,3 +189,13 @@ def test_a_new_record_is_linked_to_the_last_one(linear) -> None:
     items = features.completions(document, len(lines) - 1, 0, "2026-12-05T09:00:00Z")
     prompt = next(item for item in items if item.label == "Claude Code user prompt")
     assert '"parentUuid": "45b150b7-4f24-4fd8-98f4-9d4c7f5a2029"' in (prompt.insert_text or "").replace('":"', '": "')
+
+
+def test_a_glued_line_is_split_by_the_quick_fix_every_format_has() -> None:
+    document = analyze((CASES / "CCD002-glued-records.jsonl").read_text(encoding="utf-8"),
+                       Options(path=f"{SESSION}.jsonl"))
+    glued = next(d for d in document.diagnostics() if d.code == "CCD002")
+    (action,) = features.code_actions(document, glued.span, document.diagnostics())
+    assert action.title == "Split into 2 lines" and action.diagnostic_codes == ("CCD002",)
+    fixed = action.edits[0].new_text.split("\n")
+    assert [json.loads(piece)["uuid"] for piece in fixed] == ["u2", "a3"]
