@@ -18,14 +18,14 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
 
 import msgspec
 
 from . import __version__
 from .analysis import RULES, Diagnostic, Document, Options, Severity
 from .analysis.document import analyze_bytes
-from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES, for_version, stand_in
+from .analysis.formats import Format, with_releases
 from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
@@ -317,6 +317,7 @@ class CheckSettings(msgspec.Struct):
     chosen: RuleFilter
     pi_version: str
     stdin_filename: str | None
+    releases: tuple[tuple[str, str], ...] = ()
 
 
 def check_one(settings: CheckSettings, source: Source, data: bytes | None = None) -> Checked | str:
@@ -324,7 +325,7 @@ def check_one(settings: CheckSettings, source: Source, data: bytes | None = None
     its message, so it stays the problem of that file alone. Only what the output needs is kept of each
     diagnostic, and the lines get no titles (nothing here shows them)."""
     options = Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
-                      pi_version=settings.pi_version, titles=False)
+                      pi_version=settings.pi_version, releases=settings.releases, titles=False)
     try:
         with opened(source, options, data) as document:
             return _checked(settings, document)
@@ -440,7 +441,7 @@ def check(args: argparse.Namespace) -> int:
     sources, problems, warnings = collect(args.paths or ["."], args.stdin_filename, args.exclude or ())
     for warning in warnings:
         print(f"session-lsp: warning: {warning}", file=sys.stderr)
-    settings = CheckSettings(chosen, args.pi_version, args.stdin_filename)
+    settings = CheckSettings(chosen, args.pi_version, args.stdin_filename, _releases(args))
     if args.fix or args.diff:
         return fix_then_check(args, sources, problems, settings)
     return report_check(args, sources, problems, settings)
@@ -481,8 +482,8 @@ def report_check(args: argparse.Namespace, sources: list[Source], problems: list
                  settings: CheckSettings) -> int:
     report = Report(args.format, sys.stdout, args.verbose)
     progress = Progress(len(sources), sys.stderr)
-    if args.verbose and getattr(args, "pi_version_note", None):
-        print(args.pi_version_note, file=sys.stdout if args.format == "text" else sys.stderr)
+    for note in getattr(args, "release_notes", []) if args.verbose else ():
+        print(note, file=sys.stdout if args.format == "text" else sys.stderr)
     # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
     interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
     done = 0
@@ -513,10 +514,27 @@ def _status(args: argparse.Namespace, report: Report, problems: list[str]) -> in
     return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
 
 
+def _releases(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The release chosen for each format that has a release option (`--pi-version`, `--claude-version`, ...)."""
+    return tuple((face.release_option, getattr(args, f"{face.release_option}_version")) for face in with_releases())
+
+
+def _release_arguments(parser: argparse.ArgumentParser, purpose: str) -> None:
+    """`--<format>-version` for every format whose releases the messages can speak for, from the faces."""
+    for face in with_releases():
+        parser.add_argument(f"--{face.release_option}-version", action=ReleaseVersion, default=face.default_release,
+                            metavar="VERSION", face=face,
+                            help=f"the {face.agent} release whose behaviour {purpose}, MAJOR.MINOR[.PATCH]; one "
+                                 "session-lsp does not know is read as the newest known before it (known: "
+                                 f"{', '.join(face.releases)}; default: {face.default_release})")
+
+
 @contextmanager
-def _document(path: str, pi_version: str) -> Iterator[Document]:
+def _document(args: argparse.Namespace) -> Iterator[Document]:
+    path = args.path
     source = Source(path, None if path == STDIN else path)
-    with opened(source, Options(path=source.path, exists=os.path.exists, pi_version=pi_version)) as document:
+    options = Options(path=source.path, exists=os.path.exists, pi_version=args.pi_version, releases=_releases(args))
+    with opened(source, options) as document:
         yield document
 
 
@@ -525,29 +543,35 @@ def _print_json(payload: object) -> None:
 
 
 def context(args: argparse.Namespace) -> int:
-    """The payload of `sessionLsp/context`: what pi sends to the model from the leaf (or from --line's entry)."""
+    """The payload of `sessionLsp/context`: what the agent sends to the model from the leaf (or from --line's
+    entry); for an agent that refuses the file, the error it prints."""
     from .analysis import features
 
     line = args.line - 1 if args.line is not None else -1
-    with _document(args.path, args.pi_version) as document:
+    with _document(args) as document:
         if args.line is not None:
             _within(document, args.path, args.line)
         payload = features.context(document, line)
+        face = document.face
         if args.line is not None and payload.get("leaf", line) != line:
-            raise UsageError(f"--line {args.line}: line {args.line} of {args.path} is not an entry pi can take as the "
-                             f"leaf ({_holds(document, line)}); give an entry's line, or leave --line out for pi's "
-                             "leaf")
+            raise UsageError(f"--line {args.line}: line {args.line} of {args.path} is not an entry {face.agent} can "
+                             f"take as the leaf ({_holds(document, line)}); give an entry's line, or leave --line out "
+                             f"for {face.agent}'s leaf")
+    release = getattr(args, f"{face.release_option}_version", "") if face.release_option else ""
+    agent = f"{face.agent} {release}".strip()
     if args.format == "json":
         _print_json(payload)
         return EXIT_CLEAN
     if "leaf" not in payload:
-        print(f"{shown(args.path)}: {payload['label']}: no model context (not a pi session)")
+        print(f"{shown(args.path)}: {payload['label']}: no model context (not a session with a leaf)")
+        return EXIT_CLEAN
+    if payload.get("refused"):
+        print(f"{shown(args.path)}: {agent} refuses to resume it: {payload['refused']}")
         return EXIT_CLEAN
     messages = payload["messages"]
     leaf = payload["leaf"]
     where = f"from the entry on line {leaf + 1}" if leaf is not None else "(no entries)"
-    print(f"{shown(args.path)}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
-          f"{where}")
+    print(f"{shown(args.path)}: {agent} sends {len(messages)} message{'' if len(messages) == 1 else 's'} {where}")
     if payload.get("cut_short"):
         print(f"  ({payload['cut_short']})")
     for number, message in enumerate(messages, 1):
@@ -582,7 +606,7 @@ def tree(args: argparse.Namespace) -> int:
     """The payload of `sessionLsp/tree`: every entry, its children, the active path and the leaf."""
     from .analysis import features
 
-    with _document(args.path, args.pi_version) as document:
+    with _document(args) as document:
         payload = features.tree(document)
     if args.format == "json":
         _print_json(payload)
@@ -632,19 +656,23 @@ def positive(value: str) -> int:
     return int(value)
 
 
-class PiVersion(argparse.Action):
-    """`--pi-version MAJOR.MINOR[.PATCH]`, kept as the key of the release row that speaks for it, with what it was
-    read as (`pi_version_note`, which `check -v` prints) when that is another release's row."""
+class ReleaseVersion(argparse.Action):
+    """`--<agent>-version MAJOR.MINOR[.PATCH]`, kept as the key of the release row that speaks for it, with what it
+    was read as (`release_notes`, which `check -v` prints) when that is another release's row."""
+
+    def __init__(self, *args: Any, face: Format, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.face = face
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
                  option_string: str | None = None) -> None:
         try:
-            row = for_version(str(values))
-            note = stand_in(str(values))
+            key, note = self.face.release_for(str(values))
         except ValueError as error:
-            parser.error(f"argument --pi-version: {error}")
-        setattr(namespace, self.dest, row.key)
-        namespace.pi_version_note = note
+            parser.error(f"argument {option_string}: {error}")
+        setattr(namespace, self.dest, key)
+        if note is not None:
+            namespace.release_notes = [*getattr(namespace, "release_notes", []), note]
 
 
 def parse_tcp(value: str) -> tuple[str, int]:
@@ -739,10 +767,7 @@ def check_arguments(check_parser: argparse.ArgumentParser) -> None:
                               help="lowest severity that makes the exit status 1 (default: error)")
     check_parser.add_argument("--stdin-filename", metavar="NAME",
                               help="the file name to report and check against when reading '-'")
-    check_parser.add_argument("--pi-version", action=PiVersion, default=DEFAULT_RELEASE, metavar="VERSION",
-                              help="the pi release whose behaviour messages describe, MAJOR.MINOR[.PATCH]; one "
-                                   f"session-lsp does not know is read as the newest known before it (known: "
-                                   f"{', '.join(RELEASES)}; default: {DEFAULT_RELEASE})")
+    _release_arguments(check_parser, "messages describe")
     check_parser.add_argument("--exclude", action="append", metavar="GLOB",
                               help="do not search files or folders whose name or path matches GLOB (repeatable)")
     check_parser.add_argument("-j", "--jobs", type=positive, default=default_jobs(), metavar="N",
@@ -761,9 +786,7 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
                                   "--format json prints the payload of the server's sessionLsp/" + name + " request.")
         sub.add_argument("path", metavar="PATH", help="a session file ('-' reads standard input)")
         sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-        sub.add_argument("--pi-version", action=PiVersion, default=DEFAULT_RELEASE, metavar="VERSION",
-                         help="the pi release whose behaviour to show, MAJOR.MINOR[.PATCH] (known: "
-                              f"{', '.join(RELEASES)}; default: {DEFAULT_RELEASE})")
+        _release_arguments(sub, "to show")
         if name == "context":
             sub.add_argument("--line", type=int, metavar="N",
                              help="the 1-based line of the entry to take as the leaf (default: pi's leaf)")

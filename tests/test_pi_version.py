@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from session_lsp import cli
-from session_lsp.analysis.elyra.releases import RELEASES, for_version, stand_in
+from session_lsp.analysis.elyra import FORMAT as PI
 from session_lsp.server import settings
 
 CLEAN = Path(__file__).parent.parent / "examples" / "clean" / "elyra-branched.jsonl"
@@ -22,8 +22,8 @@ CLEAN = Path(__file__).parent.parent / "examples" / "clean" / "elyra-branched.js
     ("1.7", "1.6", False), ("2.0.1", "1.6", False), ("10.0", "1.6", False),
 ])
 def test_a_version_is_read_as_its_own_row_or_the_newest_older_one(version: str, key: str, own: bool) -> None:
-    assert for_version(version) is RELEASES[key]
-    note = stand_in(version)
+    found, note = PI.release_for(version)
+    assert found == key
     assert (note is None) is own
     if not own:
         assert note == (f"pi {version} is not a release session-lsp knows: it is read as pi {key}, the newest known "
@@ -38,7 +38,7 @@ def test_a_version_is_read_as_its_own_row_or_the_newest_older_one(version: str, 
 ])
 def test_what_is_no_known_version_is_refused_with_why(version: str, says: str) -> None:
     with pytest.raises(ValueError) as raised:
-        for_version(version)
+        PI.release_for(version)
     assert says in str(raised.value)
 
 
@@ -70,11 +70,11 @@ def test_an_older_version_is_a_usage_error(capsys: pytest.CaptureFixture[str], c
 
 def test_the_setting_takes_the_same_versions() -> None:
     parsed, problems = settings.parse({"piVersion": "1.2"})
-    assert parsed.pi_version == "0.73"
+    assert dict(parsed.releases)["pi"] == "0.73"
     assert problems == ["piVersion: pi 1.2 is not a release session-lsp knows: it is read as pi 0.73, the newest known "
                         "release older than it"]
     parsed, problems = settings.parse({"piVersion": "1.6.0"})
-    assert (parsed.pi_version, problems) == ("1.6", [])
+    assert (dict(parsed.releases)["pi"], problems) == ("1.6", [])
     for bad in ("0.1", 1.6, "soon"):
         parsed, problems = settings.parse({"piVersion": bad})
-        assert parsed.pi_version == "1.6" and len(problems) == 1 and problems[0].endswith("; using 1.6")
+        assert dict(parsed.releases)["pi"] == "1.6" and len(problems) == 1 and problems[0].endswith("; using 1.6")

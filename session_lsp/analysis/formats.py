@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from . import elyra, plain, thndrs
+from . import claude, elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_objects
 from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
@@ -49,6 +49,23 @@ class Format(Protocol):
         ...
 
     @property
+    def release_option(self) -> str:
+        """The word naming the release option, `--<word>-version` and the `<word>Version` setting ("pi",
+        "claude"); "" for a format without releases."""
+        ...
+
+    @property
+    def default_release(self) -> str:
+        """The key of `releases` targeted when none is chosen (the newest verified); "" for none."""
+        ...
+
+    def release_for(self, version: str) -> tuple[str, str | None]:
+        """The key of the release row that speaks for the agent `version` a user names (MAJOR.MINOR[.PATCH]), and
+        what it was read as when that is another release's row (None when it names its own). A malformed version,
+        or one older than every row, is a ValueError whose message is meant for the user."""
+        ...
+
+    @property
     def utf8_issue(self) -> tuple[str, str] | None:
         """The code and message of a file with invalid UTF-8 (what the agent does with it); None: not reported."""
         ...
@@ -56,6 +73,10 @@ class Format(Protocol):
     @property
     def file_fields(self) -> Mapping[str, str]:
         """Fields whose value is a path to another file, with what that file is."""
+        ...
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The path of the file the value of a `file_fields` field names (the file being `options.path`)."""
         ...
 
     @property
@@ -70,6 +91,11 @@ class Format(Protocol):
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """This format, when a file's first JSON object (on `line`) is one of its lines; else None."""
+        ...
+
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        """This format, for a file with no JSON object to recognise (empty, or all damage) whose name is one the
+        agent gives its sessions; else None."""
         ...
 
     def line_pass(self, options: Options) -> LinePass: ...
@@ -216,22 +242,35 @@ class Format(Protocol):
 FORMATS: Mapping[Kind, Format] = {
     Kind.ELYRA: elyra.FORMAT,
     Kind.THNDRS: thndrs.FORMAT,
+    Kind.CLAUDE: claude.FORMAT,
     Kind.UNKNOWN: plain.FORMAT,
 }
 """Every `Kind`'s face; detection asks them in this order."""
+
+
+def with_releases() -> list[Format]:
+    """The formats whose release can be chosen, for the CLI's and the server's release options."""
+    return [face for face in FORMATS.values() if face.release_option]
 
 
 def format_for(kind: Kind) -> Format:
     return FORMATS[kind]
 
 
-def detect(lines: Sequence[str]) -> FormatInfo:
+def detect(lines: Sequence[str], path: str | None = None) -> FormatInfo:
     """Which format a file is (spec section 3), from its first JSON object; when no format recognises that one (a
     foreign first line: another agent's, a header pasted from elsewhere), from the next ones, so a session whose
-    header was replaced is still told that it has none."""
+    header was replaced is still told that it has none; a file without any object, from its name."""
+    found = False
     for number, obj in first_objects(lines, FOREIGN_LINES + 1):
+        found = True
         for face in FORMATS.values():
             info = face.recognise(obj, number)
+            if info is not None:
+                return info
+    if not found and path:
+        for face in FORMATS.values():
+            info = face.recognise_name(path)
             if info is not None:
                 return info
     return UNKNOWN

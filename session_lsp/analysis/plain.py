@@ -4,6 +4,7 @@ the file is not checked."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -19,18 +20,47 @@ from .payload_types import Buffer, OtherTree, TurnContext
 from .results import Anchor, LineResult, Linked, LinkIssue, Options
 from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
-NOT_A_SESSION = ("not a recognised Elyra (pi) or thndrs session file: nothing is checked (Elyra files start with a "
-                 "{\"type\":\"session\"} header, thndrs files with a session_meta record)")
+NOT_A_SESSION = ("not a recognised Elyra (pi), thndrs or Claude Code session file: nothing is checked (Elyra files "
+                 "start with a {\"type\":\"session\"} header, thndrs files with a session_meta record, Claude Code "
+                 "files with a record carrying its sessionId)")
 
 
 def _line(text: str, info: FormatInfo, state: object) -> LineResult:
     return LineResult(LineKind.BLANK if is_blank(text) else LineKind.OBJECT)
 
 
+_VERSION = re.compile(r"\d{1,6}(?:\.\d{1,6}){1,2}", re.ASCII)
+
+
+def _version(text: str, agent: str, example: str) -> tuple[int, ...]:
+    if _VERSION.fullmatch(text) is None:
+        raise ValueError(f"expected a {agent} version MAJOR.MINOR or MAJOR.MINOR.PATCH (e.g. {example}), got {text!r}")
+    return tuple(int(part) for part in text.split("."))
+
+
 class Quiet:
     """The editor structure of a format that has none to offer: no outline, folds, lenses or hints, no cards, nothing
     to rename or renumber, a tree and a context that name only the file's format. Plain files have none of it; a
     session format inherits it and answers what it has (and this, when it has no model)."""
+
+    releases: Mapping[str, object]
+    agent: str
+    default_release: str
+
+    def release_for(self, version: str) -> tuple[str, str | None]:
+        """The row of `releases` (keys MAJOR.MINOR[.PATCH]) that speaks for `version`: its own (a shorter key stands
+        for every later part of it), else the newest known release older than it."""
+        wanted = _version(version, self.agent, self.default_release)
+        rows = sorted(self.releases, key=lambda key: _version(key, self.agent, key))
+        for key in rows:
+            if wanted[: len(_version(key, self.agent, key))] == _version(key, self.agent, key):
+                return key, None
+        older = [key for key in rows if _version(key, self.agent, key) < wanted]
+        if not older:
+            raise ValueError(f"{self.agent} {version} is older than the oldest release session-lsp knows "
+                             f"({self.agent} {rows[0] if rows else 'none'}; known: {', '.join(rows)})")
+        return older[-1], (f"{self.agent} {version} is not a release session-lsp knows: it is read as {self.agent} "
+                           f"{older[-1]}, the newest known release older than it")
 
     def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
         return Outline([], "lines")
@@ -82,11 +112,20 @@ class PlainFormat(Quiet):
     agent = ""
     schema_root: object = None
     releases: Mapping[str, object] = {}
+    release_option = ""
+    default_release = ""
     utf8_issue = None
     """A file that is not a session is left alone, whatever its bytes (its one notice is SLS001)."""
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
+
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        return None
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         return None

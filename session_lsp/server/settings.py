@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from ..analysis.elyra.releases import DEFAULT_RELEASE, for_version, stand_in
+from ..analysis.formats import with_releases
 from ..analysis.rule_filter import RuleFilter
 
 SECTION = "sessionLsp"
@@ -33,30 +33,35 @@ DEFAULT_ANALYZE_FILE_MAX_BYTES = 1 << 30
 
 class Settings(msgspec.Struct, frozen=True):
     rules: RuleFilter
-    pi_version: str = DEFAULT_RELEASE
-    """`sessionLsp.piVersion`: the pi release whose behaviour messages and the context preview state."""
+    releases: tuple[tuple[str, str], ...] = ()
+    """`sessionLsp.<format>Version` (`piVersion`, `claudeVersion`, ...): the release of each format whose behaviour
+    messages and the context preview state, as (the face's `release_option`, release key)."""
     analyze_file_max_bytes: int = DEFAULT_ANALYZE_FILE_MAX_BYTES
     """`sessionLsp.analyzeFileMaxBytes`: the largest file `sessionLsp/analyzeFile` reads."""
 
 
-def _pi_version(value: Any, problems: list[str]) -> str:
-    """The key of the release row that speaks for `piVersion` (any MAJOR.MINOR[.PATCH], as `--pi-version`); what
-    a version session-lsp does not know is read as goes to the log with the problems."""
-    if value is None:
-        return DEFAULT_RELEASE
-    try:
-        row = for_version(value) if isinstance(value, str) else None
-    except ValueError as error:
-        problems.append(f"piVersion: {error}; using {DEFAULT_RELEASE}")
-        return DEFAULT_RELEASE
-    if row is None:
-        problems.append(f"piVersion: expected a pi version such as {DEFAULT_RELEASE!r}, got {value!r}; using "
-                        f"{DEFAULT_RELEASE}")
-        return DEFAULT_RELEASE
-    note = stand_in(value)
-    if note is not None:
-        problems.append(f"piVersion: {note}")
-    return row.key
+def _releases(value: dict[str, Any], problems: list[str]) -> tuple[tuple[str, str], ...]:
+    """The release row chosen for each format with releases (`piVersion`, `claudeVersion`: any
+    MAJOR.MINOR[.PATCH], as `--pi-version`); what a version session-lsp does not know is read as goes to the log
+    with the problems."""
+    chosen: list[tuple[str, str]] = []
+    for face in with_releases():
+        key = f"{face.release_option}Version"
+        found = value.get(key)
+        release = face.default_release
+        if found is not None:
+            try:
+                if not isinstance(found, str):
+                    raise ValueError(f"expected a {face.agent} version such as {face.default_release!r}, got "
+                                     f"{found!r}")
+                release, note = face.release_for(found)
+            except ValueError as error:
+                problems.append(f"{key}: {error}; using {face.default_release}")
+            else:
+                if note is not None:
+                    problems.append(f"{key}: {note}")
+        chosen.append((face.release_option, release))
+    return tuple(chosen)
 
 
 def _max_bytes(value: Any, problems: list[str]) -> int:
@@ -81,6 +86,6 @@ def parse(value: Any) -> tuple[Settings, list[str]]:
         severity = None
     rules = RuleFilter(_strings(value.get("select"), "select", problems),
                        _strings(value.get("ignore"), "ignore", problems), severity)
-    pi_version = _pi_version(value.get("piVersion"), problems)
+    releases = _releases(value, problems)
     max_bytes = _max_bytes(value.get("analyzeFileMaxBytes"), problems)
-    return Settings(rules, pi_version, max_bytes), problems + rules.problems
+    return Settings(rules, releases, max_bytes), problems + rules.problems

@@ -133,7 +133,8 @@ def code_server(tmp_path: Path, session_file: Path) -> Iterator[dict[str, object
 
 def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, tmp_path: Path) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    for stale in ("vscode.png", "vscode-e2e.json", "code-server.log", *(p.name for p in ARTIFACTS.glob("vscode-failed*.png"))):
+    failed = [found.name for found in ARTIFACTS.glob("vscode-failed*.png")]
+    for stale in ("vscode.png", "vscode-e2e.json", "code-server.log", *failed):
         (ARTIFACTS / stale).unlink(missing_ok=True)
     hover = position_of('"parentId":"a1000001"')
     hover = (hover[0], hover[1] + len('"parentId":"') + 2)

@@ -7,8 +7,6 @@ pi-ai's types.d.ts) and, for the loader, by running it on the same files (docs/f
 
 from __future__ import annotations
 
-import re
-
 import msgspec
 
 from ..diagnostics import Severity
@@ -128,41 +126,3 @@ DEFAULT_RELEASE = "1.6"
 def release(key: str | None) -> PiRelease:
     """The row for `key`; an unknown or missing key means the default (callers validate user input first)."""
     return RELEASES.get(key or DEFAULT_RELEASE, RELEASES[DEFAULT_RELEASE])
-
-
-_VERSION = re.compile(r"(\d{1,6})\.(\d{1,6})(?:\.\d{1,6})?", re.ASCII)
-
-
-def _number(key: str) -> tuple[int, int]:
-    major, minor = key.split(".")
-    return int(major), int(minor)
-
-
-def _wanted(version: str) -> tuple[int, int]:
-    match = _VERSION.fullmatch(version)
-    if match is None:
-        raise ValueError(f"expected a pi version MAJOR.MINOR or MAJOR.MINOR.PATCH (e.g. {DEFAULT_RELEASE}), "
-                         f"got {version!r}")
-    return int(match[1]), int(match[2])
-
-
-def for_version(version: str) -> PiRelease:
-    """The row that speaks for the pi a user names as MAJOR.MINOR[.PATCH]: its own (a row stands for every patch of
-    its minor release), else the newest known release older than it, whose behaviour is the nearest we checked.
-    A malformed version, or one older than the oldest row, is a ValueError whose message is meant for the user."""
-    wanted = _wanted(version)
-    known = sorted(RELEASES.values(), key=lambda row: _number(row.key))
-    fitting = [row for row in known if _number(row.key) <= wanted]
-    if not fitting:
-        raise ValueError(f"pi {version} is older than the oldest release session-lsp knows ({known[0].name}; "
-                         f"known: {', '.join(row.key for row in known)})")
-    return fitting[-1]
-
-
-def stand_in(version: str) -> str | None:
-    """What a valid `version` is read as, when that is another release's row: None when it names its own."""
-    row = for_version(version)
-    if _number(row.key) == _wanted(version):
-        return None
-    return f"pi {version} is not a release session-lsp knows: it is read as {row.name}, the newest known release " \
-           "older than it"

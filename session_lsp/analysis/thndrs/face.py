@@ -52,12 +52,21 @@ class ThndrsFormat(plain.Quiet):
     agent = "thndrs"
     schema_root: object = Record
     releases: Mapping[str, object] = {}
+    release_option = ""
+    default_release = ""
     utf8_issue = ("THN002", "the file is not valid UTF-8: thndrs reads it with read_to_string, which fails, so it "
                             "loads no records at all; `session-lsp fix --unsafe-fixes` writes the invalid bytes "
                             "as U+FFFD")
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
+
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        return None
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """A record in thndrs's envelope (integer `schema_version` and `seq`, string `time`) and no `payload`
