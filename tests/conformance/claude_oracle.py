@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -52,10 +53,13 @@ class Result(msgspec.Struct):
 
 
 def install_problem() -> str | None:
+    """Why the oracle cannot run here, with what fixes it; None when it can."""
     if not CLAUDE.exists():
         return f"Claude Code {VERSION} is not installed ({CLAUDE} is missing): run `bash tests/conformance/install.sh`"
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         return "the Claude Code oracle needs unshare (util-linux) and ip (iproute2)"
+    if os.geteuid() != 0:
+        return "the Claude Code oracle runs the CLI in a new network namespace (loopback only): run it as root"
     return None
 
 
