@@ -66,6 +66,21 @@ def test_files_written_by_pi_have_no_error_or_warning(path: Path) -> None:
     assert problems(check(path)[1]) == []
 
 
+CLAUDE = sorted((CORPUS / "claude-code-2.1.332-written").rglob("*.jsonl"))
+"""Sessions the real Claude Code 2.1.332 wrote, the subagent transcript among them."""
+
+
+def test_the_claude_code_corpus_is_there() -> None:
+    assert len(CLAUDE) == 9 and any(path.parent.name == "subagents" for path in CLAUDE)
+
+
+@pytest.mark.parametrize("path", CLAUDE, ids=name)
+def test_files_written_by_claude_code_are_claude_sessions_with_no_error_or_warning(path: Path) -> None:
+    kind, diagnostics = check(path)
+    assert kind is Kind.CLAUDE
+    assert problems(diagnostics) == []
+
+
 @pytest.mark.parametrize("relative", sorted(GLUED))
 def test_glued_records_are_found_on_the_lines_sources_md_names(relative: str) -> None:
     _, diagnostics = check(CORPUS / relative)

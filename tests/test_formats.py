@@ -25,9 +25,10 @@ TESTS = Path(__file__).parent
 GOOD = {
     Kind.ELYRA: TESTS / "corpus" / "elyra-pi-written" / "linear.jsonl",
     Kind.THNDRS: TESTS / "cases" / "thndrs" / "clean-full-session.jsonl",
+    Kind.CLAUDE: TESTS / "corpus" / "claude-code-2.1.332-written" / "d4e1977c-4507-4cf2-8923-34a626a3b3be.jsonl",
     Kind.UNKNOWN: TESTS / "cases" / "plain" / "SLS001-ordinary-jsonl.jsonl",
 }
-SESSIONS = (Kind.ELYRA, Kind.THNDRS)
+SESSIONS = (Kind.ELYRA, Kind.THNDRS, Kind.CLAUDE)
 MEMBERS = sorted(name for name in vars(Format) if not name.startswith("_"))
 NOW = datetime(2026, 3, 1, 9, 15, tzinfo=UTC)
 
@@ -180,6 +181,11 @@ def test_new_line_templates_at_the_end_of_a_good_file_continue_it(kind: Kind) ->
     if kind is Kind.THNDRS:
         last_seq = max(decode(line).value["seq"] for line in _lines(kind))
         assert {template.line.fixed["seq"] for template in templates} == {last_seq + 1}
+    elif kind is Kind.CLAUDE:
+        last_uuid = next(value["uuid"] for value in map(lambda line: decode(line).value, reversed(_lines(kind)))
+                         if "parentUuid" in value)
+        assert {template.line.fixed["parentUuid"] for template in templates
+                if "parentUuid" in template.line.fixed} == {last_uuid}
     else:
         last_id = decode(_lines(kind)[-1]).value["id"]
         assert {template.line.fixed["parentId"] for template in templates} == {last_id}

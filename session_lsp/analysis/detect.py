@@ -17,6 +17,7 @@ from .lines import LineKind, decode, is_blank
 class Kind(enum.Enum):
     ELYRA = "elyra"
     THNDRS = "thndrs"
+    CLAUDE = "claude"
     UNKNOWN = "unknown"
 
 
@@ -34,6 +35,8 @@ class FormatInfo(msgspec.Struct, frozen=True):
             return f"Elyra v{self.version}" if self.version is not None else "Elyra"
         if self.kind is Kind.THNDRS:
             return "thndrs"
+        if self.kind is Kind.CLAUDE:
+            return "Claude Code"
         return "not a session"
 
 

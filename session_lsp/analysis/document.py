@@ -93,12 +93,13 @@ class Document:
         document.resolver = AnchorResolver()
         stream = lines.stream()
         head = list(islice(stream, DETECTION_HORIZON))
-        document._start(detect(head), chain(head, stream), lines, compact=not document.options.titles)
+        document._start(detect(head, document.options.path), chain(head, stream), lines,
+                        compact=not document.options.titles)
         document.invalid_utf8 = tuple(lines.invalid_utf8)
         return document
 
     def _reset(self, lines: list[str]) -> None:
-        self._start(detect(lines), lines, LineStore(lines))
+        self._start(detect(lines, self.options.path), lines, LineStore(lines))
 
     def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str], compact: bool = False) -> None:
         """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards. A
@@ -209,7 +210,7 @@ class Document:
             for number in range(start_line, end_line + 1):
                 self._line_diagnostics.pop(number, None)
         if start_line < DETECTION_HORIZON or self.format.kind is Kind.UNKNOWN:
-            info = detect(lines)
+            info = detect(lines, self.options.path)
             if info != self.format:
                 self._reset(list(lines))
                 return

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from . import elyra, plain, thndrs
+from . import claude, elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_object
 from .diagnostics import LineIssue
 from .editing import LineTemplate
@@ -70,6 +70,11 @@ class Format(Protocol):
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """This format, when a file's first JSON object (on `line`) is one of its lines; else None."""
+        ...
+
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        """This format, for a file with no JSON object to recognise (empty, or all damage) whose name is one the
+        agent gives its sessions; else None."""
         ...
 
     def line_pass(self, options: Options) -> LinePass: ...
@@ -210,6 +215,7 @@ class Format(Protocol):
 FORMATS: Mapping[Kind, Format] = {
     Kind.ELYRA: elyra.FORMAT,
     Kind.THNDRS: thndrs.FORMAT,
+    Kind.CLAUDE: claude.FORMAT,
     Kind.UNKNOWN: plain.FORMAT,
 }
 """Every `Kind`'s face; detection asks them in this order."""
@@ -219,10 +225,14 @@ def format_for(kind: Kind) -> Format:
     return FORMATS[kind]
 
 
-def detect(lines: Sequence[str]) -> FormatInfo:
-    """Which format a file is (spec section 3), from its first JSON object."""
+def detect(lines: Sequence[str], path: str | None = None) -> FormatInfo:
+    """Which format a file is (spec section 3), from its first JSON object; a file without one, from its name."""
     found = first_object(lines)
     if found is None:
+        for face in FORMATS.values() if path else ():
+            info = face.recognise_name(path or "")
+            if info is not None:
+                return info
         return UNKNOWN
     number, obj = found
     for face in FORMATS.values():

@@ -147,6 +147,31 @@ class TurnContext(msgspec.Struct, frozen=True, gc=False):
     messages: list[ThndrsMessage]
 
 
+class ClaudeMessage(msgspec.Struct, frozen=True, gc=False):
+    """A message Claude Code sends after `--resume`."""
+
+    role: str
+    text: str
+    """For display: the texts of its blocks, a tool call or result named."""
+    line: int | None
+    """The record it comes from (the first, for a message merged from several); null for one Claude Code adds."""
+    note: str
+    content: Annotated[msgspec.Raw, ts("unknown[]")]
+    """The API content blocks exactly as Claude Code sends them in `messages[i].content`."""
+
+
+class ClaudeContext(msgspec.Struct, frozen=True, gc=False):
+    """What Claude Code sends when it resumes the file (before the new prompt), or the error it stops with."""
+
+    format: str
+    version: int | None
+    label: str
+    leaf: int | None
+    refused: str | None
+    """The error Claude Code prints instead of resuming (no request is sent), or null."""
+    messages: list[ClaudeMessage]
+
+
 class AnalyzeFileResult(msgspec.Struct, frozen=True, gc=False):
     """A file on disk analysed without opening it: its diagnostics and its tree."""
 
@@ -162,8 +187,8 @@ UNIONS: dict[str, tuple[type[msgspec.Struct], ...]] = {
     "TreeNode": (ElyraNode, TurnNode, RecordNode),
     "TreeRecord": (ThndrsRecord,),
     "TreeResult": (ElyraTree, ThndrsTree, OtherTree),
-    "ContextMessage": (ElyraMessage, ThndrsMessage),
-    "ContextResult": (ElyraContext, TurnContext),
+    "ContextMessage": (ElyraMessage, ThndrsMessage, ClaudeMessage),
+    "ContextResult": (ElyraContext, TurnContext, ClaudeContext),
     "AnalyzeFileResult": (AnalyzeFileResult,),
 }
 """What the extension reads, by TypeScript name: each is one interface holding every field of its Structs (present

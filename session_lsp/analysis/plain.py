@@ -19,8 +19,9 @@ from .payload_types import Buffer, OtherTree, TurnContext
 from .results import Anchor, LineResult, Linked, LinkIssue, Options
 from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
-NOT_A_SESSION = ("not a recognised Elyra (pi) or thndrs session file: nothing is checked (Elyra files start with a "
-                 "{\"type\":\"session\"} header, thndrs files with a session_meta record)")
+NOT_A_SESSION = ("not a recognised Elyra (pi), thndrs or Claude Code session file: nothing is checked (Elyra files "
+                 "start with a {\"type\":\"session\"} header, thndrs files with a session_meta record, Claude Code "
+                 "files with a record carrying its sessionId)")
 
 
 def _line(text: str, info: FormatInfo, state: object) -> LineResult:
@@ -83,6 +84,9 @@ class PlainFormat(Quiet):
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        return None
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         return None

@@ -95,7 +95,7 @@ def _walk(value: Any, t: mi.Type, path: Path, owner: type | None) -> Iterator[Sc
     while isinstance(t, mi.Metadata):
         extra.update(t.extra or {})
         t = t.type
-    if isinstance(t, mi.AnyType):
+    if isinstance(t, mi.AnyType | mi.RawType):  # Raw: any JSON value, kept undecoded
         return
     if isinstance(t, mi.UnionType):
         yield from _walk_union(value, t, path, owner)

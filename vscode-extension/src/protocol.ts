@@ -68,27 +68,34 @@ export interface TreeResult {
   title?: string | null;
 }
 
-/** One of ElyraMessage: A message pi sends to the model; ThndrsMessage: A text of the turn. */
+/** One of ElyraMessage: A message pi sends to the model; ThndrsMessage: A text of the turn; ClaudeMessage: A message
+ * Claude Code sends after `--resume`. */
 export interface ContextMessage {
   role: string;
+  /** For display: the texts of its blocks, a tool call or result named. */
   text: string;
   /** The entry it comes from; for a synthetic result, the assistant entry holding the call. */
   line: number | null;
-  /** ElyraMessage only. */
+  /** ElyraMessage, ClaudeMessage only. */
   note?: string;
+  /** ClaudeMessage only. The API content blocks exactly as Claude Code sends them in `messages[i].content`. */
+  content?: unknown[];
 }
 
 /** One of ElyraContext: What pi sends from a leaf; TurnContext: thndrs: the texts of a turn; also the empty answer
- * for a file that is not a session. */
+ * for a file that is not a session; ClaudeContext: What Claude Code sends when it resumes the file (before the new
+ * prompt), or the error it stops with. */
 export interface ContextResult {
   format: string;
   version: number | null;
   label: string;
-  /** ElyraContext only. */
+  /** ElyraContext, ClaudeContext only. */
   leaf?: number | null;
   messages: ContextMessage[];
   /** TurnContext only. */
   turn_id?: string | null;
+  /** ClaudeContext only. The error Claude Code prints instead of resuming (no request is sent), or null. */
+  refused?: string | null;
 }
 
 /** AnalyzeFileResult: A file on disk analysed without opening it: its diagnostics and its tree. */

@@ -65,6 +65,9 @@ class ElyraFormat(plain.Quiet):
     rename_scope = (f"an Elyra entry id (or a {', '.join(editing.RENAMED_WITH_ID[:-1])} or "
                     f"{editing.RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
 
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        return None
+
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """A `session` header, or (a file whose header is missing) an entry with its tree links or its message."""
         kind = obj["type"] if isinstance(obj.get("type"), str) else None

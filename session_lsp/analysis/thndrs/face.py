@@ -58,6 +58,9 @@ class ThndrsFormat(plain.Quiet):
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
 
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        return None
+
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """A record in thndrs's envelope (integer `schema_version` and `seq`, string `time`) and no `payload`
         (Codex rollouts share the `session_meta` name)."""

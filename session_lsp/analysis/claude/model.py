@@ -1,0 +1,229 @@
+"""A Claude Code file's link model: its records by uuid, the conversation chain Claude Code resumes, and the tool
+calls paired along it. Built whole by its constructor and never changed afterwards (ARCHITECTURE.md, invariant 8).
+
+How Claude Code 2.1.332 rebuilds a conversation from the file (seen with the real CLI resuming damaged copies):
+it indexes the chain records (user, assistant, attachment, system, progress) by `uuid`, a later row with an equal
+uuid replacing the earlier; it takes the last main-chain record (not a sidechain) that no record names as parent as
+the leaf, and walks `parentUuid` up from it. A `parentUuid` naming nothing is bridged to the chain record above it in
+the file; a null `parentUuid` ends the walk (a compact boundary's, on purpose: the summary below it replaces what it
+hides, whose leaf `logicalParentUuid` names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..jsonscan import Path
+from ..results import Reference
+from .facts import Facts, records_of
+
+
+class Record:
+    """One record of the file: its line, its place on a glued line and its facts."""
+
+    __slots__ = ("facts", "line", "part")
+
+    def __init__(self, line: int, part: int, facts: Facts) -> None:
+        self.line = line
+        self.part = part
+        self.facts = facts
+
+
+CHAIN_TAGS = frozenset({"user", "assistant", "attachment", "system"})
+"""The record types Claude Code links into the conversation (a missing `parentUuid` counts as null)."""
+
+
+class ClaudeModel:
+    """The file's records, the chain from the resume leaf and the tool pairs on it."""
+
+    def __init__(self, facts: Sequence[Any]) -> None:
+        records: list[Record] = []
+        for line, value in enumerate(facts):
+            for part, one in enumerate(records_of(value)):
+                records.append(Record(line, part, one))
+        self.records = records
+        self.views: dict[str, Any] = {}
+        at_line: dict[int, Record] = {}
+        for record in records:
+            at_line.setdefault(record.line, record)
+        self.at_line = at_line
+        """The (first) record of each line."""
+        by_uuid: dict[str, int] = {}
+        first: dict[str, int] = {}
+        duplicates: list[tuple[int, int]] = []
+        for index, record in enumerate(records):
+            f = record.facts
+            if f.uuid is None or f.tag not in CHAIN_TAGS:
+                continue
+            if f.uuid in first:
+                duplicates.append((first[f.uuid], index))
+            else:
+                first[f.uuid] = index
+            by_uuid[f.uuid] = index
+        self.by_uuid = by_uuid
+        self.first = first
+        self.duplicates = duplicates
+        """(first, later) record indices declaring one uuid."""
+        self.subagent = not any(r.facts.has_parent and not r.facts.sidechain for r in records
+                                if r.facts.tag in CHAIN_TAGS)
+        """Every chain record is a sidechain: the file is a subagent's transcript, its chain its own."""
+        self.leaf = self._leaf()
+        chain, self.bridged, self.cycle = self._walk()
+        self.chain = self._with_siblings(chain)
+        self.on_chain = set(self.chain)
+        uses: dict[str, int] = {}
+        for index, record in enumerate(records):
+            for call in record.facts.uses:
+                uses.setdefault(call, index)
+        self.uses = uses
+        """Every tool_use id of the file -> the record declaring it first."""
+        message_lines: dict[str, int] = {}
+        for record in records:
+            if record.facts.tag == "user" and record.facts.uuid is not None:
+                message_lines.setdefault(record.facts.uuid, record.line)
+        self.user_lines = message_lines
+
+    def _leaf(self) -> int | None:
+        """The chain record whose uuid the file declares last: Claude Code keeps records in a map by uuid, in the
+        order of their first row (a later row with the same uuid replaces the content, not the place), and resumes
+        from the last, whatever `last-prompt` or `summary` name."""
+        for uuid in reversed(self.first):
+            index = self.by_uuid[uuid]
+            if self.records[index].facts.sidechain == self.subagent:
+                return index
+        return None
+
+    def _walk(self) -> tuple[list[int], dict[int, int], int | None]:
+        """The chain from the root to the leaf (record indices); the records whose dangling parent was bridged, to
+        the record it was bridged to; the record whose parent closes a cycle, if any."""
+        chain: list[int] = []
+        bridged: dict[int, int] = {}
+        seen: set[int] = set()
+        index = self.leaf
+        cycle = None
+        while index is not None:
+            seen.add(index)
+            chain.append(index)
+            f = self.records[index].facts
+            if f.parent is None or f.subtype == "compact_boundary":
+                break
+            found = self.by_uuid.get(f.parent)
+            if found is not None and found in seen:
+                cycle = index
+                found = None
+            if found is None:
+                found = self._above(index, seen)
+                if found is not None:
+                    bridged[index] = found
+            index = found
+        chain.reverse()
+        return chain, bridged, cycle
+
+    def _with_siblings(self, chain: list[int]) -> list[int]:
+        """The chain with the results of parallel tool calls that hang off it: Claude Code writes each result
+        under the record of its own call, so all but the last call's result are on side branches; it sends them
+        with the others, after the records of the response that made the calls."""
+        on = set(chain)
+        hanging: dict[int, list[int]] = {}
+        for index, record in enumerate(self.records):
+            f = record.facts
+            if f.tag != "user" or not f.results or index in on or f.parent is None:
+                continue
+            parent = self.by_uuid.get(f.parent)
+            if parent is not None and parent in on and self.by_uuid.get(f.uuid or "") == index:
+                hanging.setdefault(parent, []).append(index)
+        if not hanging:
+            return chain
+        out: list[int] = []
+        waiting: list[int] = []
+        position = 0
+        while position < len(chain):
+            index = chain[position]
+            out.append(index)
+            position += 1
+            waiting.extend(hanging.get(index, ()))
+            following = self.records[chain[position]].facts if position < len(chain) else None
+            if waiting and (following is None or following.tag != "assistant"
+                            or following.message_id != self.records[index].facts.message_id):
+                while position < len(chain) and self.records[chain[position]].facts.results:
+                    waiting.append(chain[position])
+                    position += 1
+                out.extend(sorted(waiting))  # the results of one response's calls go out in file order
+                waiting = []
+        return out
+
+    def _above(self, index: int, seen: set[int]) -> int | None:
+        """The chain record Claude Code bridges a broken link to: the nearest one above in the file."""
+        for earlier in range(index - 1, -1, -1):
+            f = self.records[earlier].facts
+            if (f.uuid is not None and f.tag in CHAIN_TAGS and f.sidechain == self.subagent
+                    and self.by_uuid.get(f.uuid) == earlier and earlier not in seen):
+                return earlier
+        return None
+
+    # -- results.LinkModel --------------------------------------------------------------------------------------
+
+    def line_of_uuid(self, value: str) -> int | None:
+        index = self.by_uuid.get(value)
+        return None if index is None else self.records[index].line
+
+    def references_from(self, line: int) -> Sequence[Reference]:
+        record = self.at_line.get(line)
+        if record is None:
+            return []
+        f = record.facts
+        found: list[Reference] = []
+        for field, value in (("parentUuid", f.parent), ("logicalParentUuid", f.logical_parent),
+                             ("sourceToolAssistantUUID", f.source_tool)):
+            if value is not None:
+                found.append(Reference(line, (field,), field, value, self.line_of_uuid(value)))
+        if f.leaf is not None:
+            found.append(Reference(line, ("leafUuid",), "leafUuid", f.leaf, self.line_of_uuid(f.leaf)))
+        if f.snapshot is not None:
+            found.append(Reference(line, ("messageId",), "messageId", f.snapshot, self.line_of_uuid(f.snapshot)))
+        for path, value in result_paths(f):
+            use = self.uses.get(value)
+            found.append(Reference(line, path, "tool_use_id", value, None if use is None else self.records[use].line))
+        return found
+
+    def references_to(self, line: int) -> Sequence[Reference]:
+        incoming = self.views.get("incoming")
+        if incoming is None:
+            incoming = {}
+            for other in self.at_line:
+                for ref in self.references_from(other):
+                    if ref.target is not None:
+                        incoming.setdefault(ref.target, []).append(ref)
+            self.views["incoming"] = incoming
+        return list(incoming.get(line, ()))
+
+    def identity(self, line: int) -> tuple[Path, str] | None:
+        record = self.at_line.get(line)
+        if record is not None and record.facts.uuid is not None:
+            return ("uuid",), record.facts.uuid
+        return None
+
+
+def result_paths(f: Facts) -> list[tuple[Path, str]]:
+    """The JSON path of each tool_result's `tool_use_id` on a user record."""
+    paths: list[tuple[Path, str]] = []
+    results = iter(f.results)
+    for number, block in enumerate(f.blocks):
+        if block == "tool_result":
+            value = next(results, None)
+            if value is not None:
+                paths.append((("message", "content", number, "tool_use_id"), value))
+    return paths
+
+
+def use_paths(f: Facts) -> list[tuple[Path, str]]:
+    """The JSON path of each tool_use's `id` on an assistant record."""
+    paths: list[tuple[Path, str]] = []
+    uses = iter(f.uses)
+    for number, block in enumerate(f.blocks):
+        if block in ("tool_use", "server_tool_use"):
+            value = next(uses, None)
+            if value is not None:
+                paths.append((("message", "content", number, "id"), value))
+    return paths

@@ -1,0 +1,100 @@
+"""Claude Code's structure for the editor: the outline (the resumed conversation, then what is off it), hover card
+rows, and the `sessionLsp/tree` payload (every chain record by uuid/parentUuid, sidechains apart, the resume leaf
+marked), read from the model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from ..detect import FormatInfo
+from ..payload_types import Buffer, ElyraNode, ElyraTree, around_last, array
+from ..results import LineResult
+from ..structure import Budget, Outline, OutlineNode
+from .context import context
+from .model import ClaudeModel
+
+__all__ = ["card_rows", "context", "outline", "tree"]
+
+
+def _title(results: Sequence[LineResult], line: int) -> str:
+    return results[line].title or (results[line].facts.tag if hasattr(results[line].facts, "tag") else "")
+
+
+def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -> Outline:
+    """One node per user or assistant record of the resumed chain (the leaf last), then the records off it."""
+    nodes: list[OutlineNode] = []
+    chain = [i for i in model.chain if model.records[i].facts.tag in ("user", "assistant", "system")]
+    off = [i for i, r in enumerate(model.records) if r.facts.tag in ("user", "assistant") and i not in model.on_chain]
+    for indices, kind in ((chain, "Event"), (off, "Object")):
+        for index in indices:
+            if not budget.take():
+                budget.cut += 1
+                continue
+            record = model.records[index]
+            f = record.facts
+            detail = ("resume leaf" if index == model.leaf else "sidechain" if f.sidechain
+                      else "off the resumed chain" if kind == "Object" else f.tag)
+            nodes.append(OutlineNode(_title(results, record.line) or f.tag, detail, kind, record.line, record.line,
+                                     record.line))
+    return Outline(nodes, "records")
+
+
+def card_rows(model: ClaudeModel, line: int) -> list[str]:
+    record = model.at_line.get(line)
+    if record is None:
+        return []
+    f = record.facts
+    rows = [f"**{f.tag}**" + (f" `{f.subtype}`" if f.subtype else "")]
+    if f.uuid is not None:
+        index = model.by_uuid.get(f.uuid)
+        if index is not None and index == model.leaf:
+            rows.append("the leaf Claude Code resumes from")
+        elif index is not None and index in model.on_chain:
+            rows.append(f"on the resumed chain ({model.chain.index(index) + 1} of {len(model.chain)})")
+        elif f.has_parent:
+            rows.append("not on the chain Claude Code resumes: not sent")
+    if f.sidechain:
+        rows.append("sidechain (a subagent's record)")
+    if f.message_id is not None:
+        rows.append(f"API message `{f.message_id}`")
+    if f.uses:
+        rows.append("calls: " + ", ".join(f"`{name}` {call}" for call, name in zip(f.uses, f.tool_names,
+                                                                                      strict=False)))
+    if f.agent_result is not None:
+        rows.append(f"subagent transcript: `subagents/agent-{f.agent_result}.jsonl`")
+    return rows
+
+
+def tree(info: FormatInfo, results: Sequence[LineResult], model: ClaudeModel) -> list[Buffer]:
+    chain_lines = [model.records[i].line for i in model.chain]
+    leaf = model.records[model.leaf].line if model.leaf is not None else None
+    indices = [i for i, r in enumerate(model.records)
+               if r.facts.uuid is not None and r.facts.has_parent and model.by_uuid.get(r.facts.uuid) == i]
+    children: dict[int, list[int]] = {}
+    roots: list[int] = []
+    for index in indices:
+        f = model.records[index].facts
+        parent = model.by_uuid.get(f.parent) if f.parent is not None else None
+        if parent is None and index in model.bridged:
+            parent = model.bridged[index]
+        if parent is None or parent == index:
+            roots.append(model.records[index].line)
+        else:
+            children.setdefault(parent, []).append(index)
+    session = next((r.facts.session for r in model.records if r.facts.session is not None), None)
+    before, after = around_last(ElyraTree(info.kind.value, info.version, info.label, len(indices), info.header_line,
+                                          leaf, chain_lines, roots, session, []))
+    return [before, *array(_nodes(results, model, indices, children)), after]
+
+
+def _nodes(results: Sequence[LineResult], model: ClaudeModel, indices: list[int],
+           children: dict[int, list[int]]) -> Iterator[ElyraNode]:
+    for index in indices:
+        record = model.records[index]
+        f = record.facts
+        parent = model.by_uuid.get(f.parent) if f.parent is not None else model.bridged.get(index)
+        kids = sorted(children.get(index, ()), key=lambda i: i not in model.on_chain)
+        yield ElyraNode(f.uuid, record.line, f.tag, f.subtype if f.tag != "user" and f.tag != "assistant" else f.tag,
+                        _title(results, record.line), "sidechain" if f.sidechain else None,
+                        model.records[parent].line if parent is not None and parent != index else None,
+                        [model.records[k].line for k in kids], index in model.on_chain, index == model.leaf)
