@@ -93,6 +93,7 @@ class Api:
             if block[0] == "hang":
                 out.append(("hang", block[1]))
                 return out
+            start: dict[str, Any]
             if block[0] == "think":
                 start = {"type": "thinking", "thinking": "", "signature": ""}
                 deltas = [{"type": "thinking_delta", "thinking": block[1]},
@@ -126,7 +127,7 @@ def serve(api: Api) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        def log_message(self, format: str, *args: Any) -> None:
             pass
 
         def _json(self, code: int, value: Any) -> None:
@@ -139,12 +140,12 @@ def serve(api: Api) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(data)
 
-        def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        def do_GET(self) -> None:
             if self.path.split("?")[0].rstrip("/").endswith("/models"):
                 return self._json(200, {"data": [], "has_more": False})
             self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": "no such route"}})
 
-        def do_POST(self) -> None:  # noqa: N802 - the base class's name
+        def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             parts = self.path.split("?")[0].split("/")
             case = parts[2] if len(parts) > 2 and parts[1] == "c" else ""

@@ -5,6 +5,7 @@ the same bytes, so the oracle's cache holds across runs."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import uuid
@@ -320,7 +321,7 @@ def tool_results_swapped(rng: random.Random, lines: Lines) -> Lines | None:
     """The results of parallel calls in the other order: the two records' lines swapped, or the blocks of one
     record reversed."""
     users = _records(lines, _message("user", "tool_result"))
-    pairs = [(a, b) for (a, ra), (b, rb) in zip(users, users[1:], strict=False)
+    pairs = [(a, b) for (a, ra), (b, rb) in itertools.pairwise(users)
              if b == a + 1 and ra.get("sourceToolAssistantUUID") != rb.get("sourceToolAssistantUUID")]
     multi = [(i, r) for i, r in users if len(_blocks(r, "tool_result")) > 1]
     if multi and (not pairs or rng.random() < 0.5):

@@ -110,9 +110,9 @@ def run(cases: Sequence[Case], parallel: int = PARALLEL, cache: bool = True) -> 
                                      "script": case.script, "env": case.env, "timeout": case.timeout})
             (root / "job.json").write_text(json.dumps(job))
             bound = 60 + sum(case.timeout for _, case in todo) // parallel
-            done = subprocess.run(["timeout", "-s", "KILL", str(bound), "unshare", "-n", sys.executable,
-                                   str(HERE / "claude_run.py"), str(root / "job.json"), str(root / "out.json")],
-                                  capture_output=True, check=False)
+            done = subprocess.run(["timeout", "-s", "KILL", str(bound), "unshare", "-n", sys.executable, "-m",
+                                   f"{HERE.name}.claude_run", str(root / "job.json"), str(root / "out.json")],
+                                  cwd=HERE.parent, capture_output=True, check=False)
             if not (root / "out.json").exists():
                 raise RuntimeError(f"the Claude Code runner failed (exit {done.returncode}): "
                                    f"{done.stderr.decode(errors='replace')[-2000:]}")

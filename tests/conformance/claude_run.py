@@ -1,11 +1,12 @@
 """Runs the real Claude Code on prepared cases, inside the network namespace claude_oracle.py made for it
 (`unshare -n`: loopback is its one interface), against the fake API (claude_api.py) on 127.0.0.1.
 
-Usage: python claude_run.py JOB.json OUT.json. JOB: {"claude": binary, "parallel": n, "cases": [{"id", "home",
-"args", "stdin", "timeout", "script", "env"}]}. Each case's folder `home` becomes /home/dev in a mount namespace of
-its own (a tmpfs over /home, the folder bound on /home/dev), so every CLI sees HOME=/home/dev and works in
-/home/dev/project, the paths the shared corpus was written with, and no two CLIs share a ~/.claude. Never the
-user's ~/.claude. OUT: one result per case: exit status, stdout and stderr tails, the request bodies, seconds.
+Usage: python -m conformance.claude_run JOB.json OUT.json (from tests/). JOB: {"claude": binary, "parallel": n,
+"cases": [{"id", "home", "args", "stdin", "timeout", "script", "env"}]}. Each case's folder `home` becomes
+/home/dev in a mount namespace of its own (a tmpfs over /home, the folder bound on /home/dev), so every CLI sees
+HOME=/home/dev and works in /home/dev/project, the paths the shared corpus was written with, and no two CLIs share
+a ~/.claude. Never the user's ~/.claude. OUT: one result per case: exit status, stdout and stderr tails, the
+request bodies, seconds.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from claude_api import Api, serve  # noqa: E402 - a script run by path inside the namespace
+from .claude_api import Api, serve
 
 ENV = {"DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
        "DISABLE_BUG_COMMAND": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",

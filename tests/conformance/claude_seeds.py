@@ -7,6 +7,7 @@ stay stable (the suite resumes them like the corpus files)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -86,7 +87,7 @@ KILLED = ("Add a delete command", [
 ])
 
 
-def _write(name: str, prompt: str, script: list[tuple[str, list[list[list[object]]]]],
+def _write(name: str, prompt: str, script: list[tuple[str, list[Any]]],
            files: dict[str, bytes] | None = None, extra: list[str] | None = None,
            env: dict[str, str] | None = None, timeout: int = 40) -> Case:
     return Case(name, {**PROJECT_FILES, **(files or {})}, ["-p", prompt, *(extra or []), *TOOLS, *PRINT],
