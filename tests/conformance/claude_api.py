@@ -53,11 +53,13 @@ class Api:
         self.steps: dict[str, int] = {}
         self.counter = 0
 
-    def _id(self, prefix: str) -> str:
+    def _id(self, prefix: str, case: str) -> str:
+        """A new id, unique across runs too (a resumed session must not get the ids of its first run again)."""
         with self.lock:
             self.counter += 1
             count = self.counter
-        return prefix + base64.b32encode(hashlib.sha256(str(count).encode()).digest()).decode()[:22].lower()
+        digest = hashlib.sha256(f"{case}/{count}".encode()).digest()
+        return prefix + base64.b32encode(digest).decode()[:22].lower()
 
     def decide(self, case: str, body: dict[str, Any]) -> tuple[list[Block], int]:
         """The blocks to answer with, and their step in the script."""
@@ -81,10 +83,10 @@ class Api:
                         step = max(step, self.steps[block["id"]] + 1)
         return (steps[step], step) if step < len(steps) else ([["text", "Done."]], step)
 
-    def events(self, body: dict[str, Any], blocks: list[Block], step_of: int) -> list[tuple[str, Any]]:
+    def events(self, case: str, body: dict[str, Any], blocks: list[Block], step_of: int) -> list[tuple[str, Any]]:
         """The SSE events of one streamed message; a ("hang", seconds) pseudo-event stops the stream there."""
         out: list[tuple[str, Any]] = [("message_start", {"type": "message_start", "message": {
-            "id": self._id("msg_01"), "type": "message", "role": "assistant", "model": body.get("model", "fake"),
+            "id": self._id("msg_01", case), "type": "message", "role": "assistant", "model": body.get("model", "fake"),
             "content": [], "stop_reason": None, "stop_sequence": None,
             "usage": {"input_tokens": max(1, len(json.dumps(body)) // 4), "output_tokens": 1,
                       "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}})]
@@ -104,7 +106,7 @@ class Api:
                 deltas = [{"type": "text_delta", "text": block[1]}]
             else:
                 tools = True
-                tool_id = self._id("toolu_01")
+                tool_id = self._id("toolu_01", case)
                 with self.lock:
                     self.steps[tool_id] = step_of
                 start = {"type": "tool_use", "id": tool_id, "name": block[1], "input": {}}
@@ -168,7 +170,7 @@ def serve(api: Api) -> ThreadingHTTPServer:
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            for name, data in api.events(body, blocks, step):
+            for name, data in api.events(case, body, blocks, step):
                 if name == "hang":
                     time.sleep(float(data))
                     return

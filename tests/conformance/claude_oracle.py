@@ -26,6 +26,8 @@ PROJECTS = ".claude/projects/" + PROJECT.replace("/", "-")
 """Where Claude Code keeps the sessions of PROJECT, relative to HOME (/home/dev in the namespace)."""
 RESUME_PROMPT = "Reply with the single word OK."
 PARALLEL = 2
+REVISION = 2
+"""Part of every cache key: raise it when the fake API's answers or the runner change what a run produces."""
 
 
 class Case(msgspec.Struct, frozen=True):
@@ -71,7 +73,7 @@ def resume_case(name: str, session_id: str, files: dict[str, bytes], prompt: str
 
 
 def _key(case: Case) -> str:
-    digest = hashlib.sha256(VERSION.encode())
+    digest = hashlib.sha256(f"{VERSION}/{REVISION}".encode())
     digest.update(msgspec.json.encode(msgspec.structs.replace(case, name="", files={})))
     for path in sorted(case.files):
         digest.update(path.encode() + b"\0" + hashlib.sha256(case.files[path]).digest())

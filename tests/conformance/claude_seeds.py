@@ -41,9 +41,10 @@ PROJECT_FILES = {"project/notes.py": NOTES_PY.encode(),
 TOOLS = ["--allowedTools", "Bash", "Read", "Write", "Edit", "Agent"]
 PRINT = ["--output-format", "json"]
 
+GREET_PY = "import sys\nprint(f'Hello, {sys.argv[1]}!')\n"
 GREET = ("Create greet.py that prints a greeting", [
     [["think", "Write the script first."], ["text", "I'll create `greet.py`."],
-     ["tool", "Write", {"file_path": P + "/greet.py", "content": "import sys\nprint(f'Hello, {sys.argv[1]}!')\n"}]],
+     ["tool", "Write", {"file_path": P + "/greet.py", "content": GREET_PY}]],
     [["think", "Run it and list the files: independent, so in parallel."],
      ["tool", "Bash", {"command": "python3 greet.py Ada", "description": "Run greet.py"}],
      ["tool", "Bash", {"command": "ls", "description": "List files"}]],
@@ -105,7 +106,9 @@ def _session(result: Result, before: dict[str, bytes] | None = None) -> tuple[st
 
 
 def _at_home(files: dict[str, bytes]) -> dict[str, bytes]:
-    return {f"{PROJECTS}/{path}": data for path, data in files.items()}
+    """A later run's files: the sessions an earlier run wrote, and greet.py as the first run left it (only the
+    session files are carried over from a run; the project is rebuilt)."""
+    return {"project/greet.py": GREET_PY.encode(), **{f"{PROJECTS}/{path}": data for path, data in files.items()}}
 
 
 class Seed(msgspec.Struct, frozen=True):
