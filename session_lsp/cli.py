@@ -22,7 +22,7 @@ import msgspec
 from . import __version__
 from .analysis import RULES, Diagnostic, Document, Options, Severity
 from .analysis.document import analyze_bytes
-from .analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
+from .analysis.formats import with_releases
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
 from .files import FileLines, NotReadable
@@ -246,6 +246,7 @@ class CheckSettings(msgspec.Struct):
     chosen: RuleFilter
     pi_version: str
     stdin_filename: str | None
+    releases: tuple[tuple[str, str], ...] = ()
 
 
 def check_one(settings: CheckSettings, source: Source, data: bytes | None = None) -> Checked | str:
@@ -253,7 +254,7 @@ def check_one(settings: CheckSettings, source: Source, data: bytes | None = None
     its message, so it stays the problem of that file alone. Only what the output needs is kept of each
     diagnostic, and the lines get no titles (nothing here shows them)."""
     options = Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
-                      pi_version=settings.pi_version, titles=False)
+                      pi_version=settings.pi_version, releases=settings.releases, titles=False)
     try:
         with opened(source, options, data) as document:
             return _checked(settings, document)
@@ -365,7 +366,7 @@ def check(args: argparse.Namespace) -> int:
     chosen = rule_filter(args.select, args.ignore)
     sources, problems = collect(args.paths or ["."], args.stdin_filename)
     report = Report(args.format, sys.stdout, args.verbose)
-    settings = CheckSettings(chosen, args.pi_version, args.stdin_filename)
+    settings = CheckSettings(chosen, args.pi_version, args.stdin_filename, _releases(args))
     progress = Progress(len(sources), sys.stderr)
     # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
     interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
@@ -386,10 +387,26 @@ def check(args: argparse.Namespace) -> int:
     return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
 
 
+def _releases(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The release chosen for each format that has a release option (`--pi-version`, `--claude-version`, ...)."""
+    return tuple((face.release_option, getattr(args, f"{face.release_option}_version")) for face in with_releases())
+
+
+def _release_arguments(parser: argparse.ArgumentParser, purpose: str) -> None:
+    """`--<format>-version` for every format whose releases the messages can speak for, from the faces."""
+    for face in with_releases():
+        parser.add_argument(f"--{face.release_option}-version", choices=tuple(face.releases),
+                            default=face.default_release,
+                            help=f"the {face.agent} release whose behaviour {purpose} (default: "
+                                 f"{face.default_release}, the newest known)")
+
+
 @contextmanager
-def _document(path: str, pi_version: str) -> Iterator[Document]:
+def _document(args: argparse.Namespace) -> Iterator[Document]:
+    path = args.path
     source = Source(path, None if path == STDIN else path)
-    with opened(source, Options(path=source.path, exists=os.path.exists, pi_version=pi_version)) as document:
+    options = Options(path=source.path, exists=os.path.exists, pi_version=args.pi_version, releases=_releases(args))
+    with opened(source, options) as document:
         yield document
 
 
@@ -398,23 +415,29 @@ def _print_json(payload: object) -> None:
 
 
 def context(args: argparse.Namespace) -> int:
-    """The payload of `sessionLsp/context`: what pi sends to the model from the leaf (or from --line's entry)."""
+    """The payload of `sessionLsp/context`: what the agent sends to the model from the leaf (or from --line's
+    entry); for an agent that refuses the file, the error it prints."""
     from .analysis import features
 
     line = args.line - 1 if args.line is not None else -1
-    with _document(args.path, args.pi_version) as document:
+    with _document(args) as document:
         payload = features.context(document, line)
+        face = document.face
+    release = getattr(args, f"{face.release_option}_version", "") if face.release_option else ""
+    agent = f"{face.agent} {release}".strip()
     if args.format == "json":
         _print_json(payload)
         return EXIT_CLEAN
     if "leaf" not in payload:
-        print(f"{args.path}: {payload['label']}: no model context (not a pi session)")
+        print(f"{args.path}: {payload['label']}: no model context (not a session with a leaf)")
+        return EXIT_CLEAN
+    if payload.get("refused"):
+        print(f"{args.path}: {agent} refuses to resume it: {payload['refused']}")
         return EXIT_CLEAN
     messages = payload["messages"]
     leaf = payload["leaf"]
     where = f"from the entry on line {leaf + 1}" if leaf is not None else "(no entries)"
-    print(f"{args.path}: pi {args.pi_version} sends {len(messages)} message{'' if len(messages) == 1 else 's'} "
-          f"{where}")
+    print(f"{args.path}: {agent} sends {len(messages)} message{'' if len(messages) == 1 else 's'} {where}")
     for number, message in enumerate(messages, 1):
         source = f"line {message['line'] + 1}" if message["line"] is not None else "synthetic"
         note = f" ({message['note']})" if message["note"] else ""
@@ -427,7 +450,7 @@ def tree(args: argparse.Namespace) -> int:
     """The payload of `sessionLsp/tree`: every entry, its children, the active path and the leaf."""
     from .analysis import features
 
-    with _document(args.path, args.pi_version) as document:
+    with _document(args) as document:
         payload = features.tree(document)
     if args.format == "json":
         _print_json(payload)
@@ -526,9 +549,7 @@ def build_parser() -> argparse.ArgumentParser:
                               help="lowest severity that makes the exit status 1 (default: error)")
     check_parser.add_argument("--stdin-filename", metavar="NAME",
                               help="the file name to report and check against when reading '-'")
-    check_parser.add_argument("--pi-version", choices=tuple(RELEASES), default=DEFAULT_RELEASE,
-                              help=f"the pi release whose behaviour messages describe (default: {DEFAULT_RELEASE}, "
-                                   "the newest known)")
+    _release_arguments(check_parser, "messages describe")
     check_parser.add_argument("-j", "--jobs", type=positive, default=default_jobs(), metavar="N",
                               help="check files in N worker processes (default: the usable cores, here "
                                    f"{default_jobs()}); 1 checks them in this process")
@@ -543,8 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
                                   "--format json prints the payload of the server's sessionLsp/" + name + " request.")
         sub.add_argument("path", metavar="PATH", help="a session file ('-' reads standard input)")
         sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-        sub.add_argument("--pi-version", choices=tuple(RELEASES), default=DEFAULT_RELEASE,
-                         help=f"the pi release whose behaviour to show (default: {DEFAULT_RELEASE})")
+        _release_arguments(sub, "to show")
         if name == "context":
             sub.add_argument("--line", type=int, metavar="N",
                              help="the 1-based line of the entry to take as the leaf (default: pi's leaf)")

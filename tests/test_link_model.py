@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from session_lsp.analysis import Options, analyze
+from session_lsp.analysis.claude.model import ClaudeModel
 from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.formats import FORMATS, format_for
 from session_lsp.analysis.results import LinkModel, Reference
@@ -20,7 +21,8 @@ from session_lsp.analysis.thndrs.model import ThndrsModel
 
 CASES = Path(__file__).parent / "cases"
 MODELS = [("elyra/ELY047-branched.jsonl", ElyraModel), ("elyra/valid-v1.jsonl", ElyraModel),
-          ("thndrs/clean-full-session.jsonl", ThndrsModel)]
+          ("thndrs/clean-full-session.jsonl", ThndrsModel), ("claude/clean-tool-call.jsonl", ClaudeModel),
+          ("claude/CCD024-duplicate-uuid.jsonl", ClaudeModel)]
 MEMBERS = [name for name in vars(LinkModel) if not name.startswith("_")]
 
 

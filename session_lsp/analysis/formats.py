@@ -49,6 +49,17 @@ class Format(Protocol):
         ...
 
     @property
+    def release_option(self) -> str:
+        """The word naming the release option, `--<word>-version` and the `<word>Version` setting ("pi",
+        "claude"); "" for a format without releases."""
+        ...
+
+    @property
+    def default_release(self) -> str:
+        """The key of `releases` targeted when none is chosen (the newest verified); "" for none."""
+        ...
+
+    @property
     def utf8_issue(self) -> tuple[str, str] | None:
         """The code and message of a file with invalid UTF-8 (what the agent does with it); None: not reported."""
         ...
@@ -56,6 +67,10 @@ class Format(Protocol):
     @property
     def file_fields(self) -> Mapping[str, str]:
         """Fields whose value is a path to another file, with what that file is."""
+        ...
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The path of the file the value of a `file_fields` field names (the file being `options.path`)."""
         ...
 
     @property
@@ -219,6 +234,11 @@ FORMATS: Mapping[Kind, Format] = {
     Kind.UNKNOWN: plain.FORMAT,
 }
 """Every `Kind`'s face; detection asks them in this order."""
+
+
+def with_releases() -> list[Format]:
+    """The formats whose release can be chosen, for the CLI's and the server's release options."""
+    return [face for face in FORMATS.values() if face.release_option]
 
 
 def format_for(kind: Kind) -> Format:

@@ -79,11 +79,17 @@ class PlainFormat(Quiet):
     agent = ""
     schema_root: object = None
     releases: Mapping[str, object] = {}
+    release_option = ""
+    default_release = ""
     utf8_issue = None
     """A file that is not a session is left alone, whatever its bytes (its one notice is SLS001)."""
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
 
     def recognise_name(self, path: str) -> FormatInfo | None:
         return None

@@ -119,6 +119,9 @@ class Options(msgspec.Struct, frozen=True):
     exists: Callable[[str], bool] | None = None
     pi_version: str | None = None
     """The pi release whose behaviour messages state (a key of `elyra.releases.RELEASES`); None: the newest."""
+    releases: tuple[tuple[str, str], ...] = ()
+    """(a face's `release_option`, a key of its `releases`) for each format whose targeted release was chosen
+    (`--claude-version`, `sessionLsp.claudeVersion`); a format not named here targets its `default_release`."""
     titles: bool = True
     """Whether the line pass names each line (`LineResult.title`, for outlines, trees and hovers): `check` prints
     none, so it neither computes nor keeps them."""

@@ -333,12 +333,12 @@ class SessionServer(LanguageServer):
             self._settings_ready.set()
             return
         self.settings = new
-        if new.pi_version != old.pi_version:
+        if new.releases != old.releases:
             # every open document is analysed again for the new target before any diagnostics go out
             for entry in self.store:
                 async with entry.lock:
                     if entry.doc is not None and not entry.closed:
-                        await self.run(retarget, entry.uri, entry.doc, new.pi_version)
+                        await self.run(retarget, entry.uri, entry.doc, new.releases)
         self._settings_ready.set()
         self.settings_generation += 1
         if self.pull:

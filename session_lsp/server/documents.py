@@ -64,9 +64,14 @@ class DocumentStore:
         return iter(list(self._open.values()))
 
 
-def options_for(path: str | None, pi_version: str | None, titles: bool = True) -> Options:
+Releases = tuple[tuple[str, str], ...]
+"""The release chosen for each format (`Settings.releases`)."""
+
+
+def options_for(path: str | None, releases: Releases, titles: bool = True) -> Options:
     """The server may look at the disk, so references to other files (parentSession) can be checked."""
-    return Options(path=path, exists=os.path.exists, pi_version=pi_version, titles=titles)
+    return Options(path=path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases,
+                   titles=titles)
 
 
 def path_of(uri: str) -> str | None:
@@ -89,25 +94,25 @@ def _invalid_utf8(path: str | None, text: str) -> list[Span]:
     return [Span.on_line(line, start, end) for line, start, end in bad]
 
 
-def build(uri: str, text: str, pi_version: str | None) -> Document:
+def build(uri: str, text: str, releases: Releases) -> Document:
     """A newly opened file, analysed without titles: its first diagnostics need none, and a line pass without them
     is about a quarter shorter. `Document.show_titles` adds them once the diagnostics are out (`memory.settle`),
     or first thing when a request comes sooner (`SessionServer.read`)."""
     path = path_of(uri)
-    return Document(text, options_for(path, pi_version, titles=False), _invalid_utf8(path, text))
+    return Document(text, options_for(path, releases, titles=False), _invalid_utf8(path, text))
 
 
-def retarget(uri: str, doc: Document, pi_version: str | None) -> None:
-    doc.retarget(options_for(path_of(uri), pi_version))
+def retarget(uri: str, doc: Document, releases: Releases) -> None:
+    doc.retarget(options_for(path_of(uri), releases))
 
 
 @contextmanager
-def read_file(path: str, pi_version: str | None, max_bytes: int) -> Iterator[Document]:
+def read_file(path: str, releases: Releases, max_bytes: int) -> Iterator[Document]:
     """Analyse a file from disk without opening it as a document (the `sessionLsp/analyzeFile` request): a regular
     file of at most `max_bytes` (`sessionLsp.analyzeFileMaxBytes`), streamed, so the server holds the per-line
     results and never the text; its lines are read back while the document is in use."""
     with FileLines(path, max_bytes) as lines:
-        yield Document.streamed(lines, options_for(path, pi_version))
+        yield Document.streamed(lines, options_for(path, releases))
 
 
 def apply_changes(doc: Document, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: Encoding) -> None:

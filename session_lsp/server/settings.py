@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from ..analysis.elyra.releases import DEFAULT_RELEASE, RELEASES
+from ..analysis.formats import with_releases
 from ..analysis.rule_filter import RuleFilter
 
 SECTION = "sessionLsp"
@@ -33,19 +33,26 @@ DEFAULT_ANALYZE_FILE_MAX_BYTES = 1 << 30
 
 class Settings(msgspec.Struct, frozen=True):
     rules: RuleFilter
-    pi_version: str = DEFAULT_RELEASE
-    """`sessionLsp.piVersion`: the pi release whose behaviour messages and the context preview state."""
+    releases: tuple[tuple[str, str], ...] = ()
+    """`sessionLsp.<format>Version` (`piVersion`, `claudeVersion`, ...): the release of each format whose behaviour
+    messages and the context preview state, as (the face's `release_option`, release key)."""
     analyze_file_max_bytes: int = DEFAULT_ANALYZE_FILE_MAX_BYTES
     """`sessionLsp.analyzeFileMaxBytes`: the largest file `sessionLsp/analyzeFile` reads."""
 
 
-def _pi_version(value: Any, problems: list[str]) -> str:
-    if value is None:
-        return DEFAULT_RELEASE
-    if value not in RELEASES:
-        problems.append(f"piVersion: expected one of {', '.join(RELEASES)}, got {value!r}; using {DEFAULT_RELEASE}")
-        return DEFAULT_RELEASE
-    return str(value)
+def _releases(value: dict[str, Any], problems: list[str]) -> tuple[tuple[str, str], ...]:
+    chosen: list[tuple[str, str]] = []
+    for face in with_releases():
+        key = f"{face.release_option}Version"
+        found = value.get(key)
+        if found is None:
+            found = face.default_release
+        elif found not in face.releases:
+            problems.append(f"{key}: expected one of {', '.join(face.releases)}, got {found!r}; using "
+                            f"{face.default_release}")
+            found = face.default_release
+        chosen.append((face.release_option, str(found)))
+    return tuple(chosen)
 
 
 def _max_bytes(value: Any, problems: list[str]) -> int:
@@ -70,6 +77,6 @@ def parse(value: Any) -> tuple[Settings, list[str]]:
         severity = None
     rules = RuleFilter(_strings(value.get("select"), "select", problems),
                        _strings(value.get("ignore"), "ignore", problems), severity)
-    pi_version = _pi_version(value.get("piVersion"), problems)
+    releases = _releases(value, problems)
     max_bytes = _max_bytes(value.get("analyzeFileMaxBytes"), problems)
-    return Settings(rules, pi_version, max_bytes), problems + rules.problems
+    return Settings(rules, releases, max_bytes), problems + rules.problems

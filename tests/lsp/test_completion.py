@@ -273,17 +273,23 @@ PI_STEM = "2026-03-01T09-00-00-000Z_019dcd91-0000-7000-8000-00000000beef"
 @pytest.mark.parametrize(("stem", "label", "named"), [
     (PI_STEM, "Elyra v3 session header", '"id":"019dcd91-0000-7000-8000-00000000beef"'),
     (SESSION_ID, "thndrs session_meta record", f'"session_id":"{SESSION_ID}"'),
+    ("5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f", "Claude Code user prompt",
+     '"sessionId":"5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f"'),
 ])
-async def test_an_empty_file_is_offered_the_first_line_of_either_format(shared_editor: Editor, stem: str,
+async def test_an_empty_file_is_offered_the_first_line_of_every_format(shared_editor: Editor, stem: str,
                                                                          label: str, named: str) -> None:
     editor = shared_editor
     uri, found = await open_session(editor, "", stem)
-    assert found == []
+    # Claude Code refuses a session file with no conversation ("No conversation found"): said until one is written
+    assert [str(d.code) for d in found] == (["CCD050"] if label.startswith("Claude") else [])
     answer = await editor.client.text_document_completion_async(types.CompletionParams(
         text_document=doc(uri), position=position(editor, uri, 0, 0)))
     items = answer.items if isinstance(answer, types.CompletionList) else answer
-    assert labels(sorted(items or [], key=lambda item: item.sort_text or "")) == [
-        "Elyra v3 session header", "thndrs session_meta record"]
+    offered = labels(sorted(items or [], key=lambda item: item.sort_text or ""))
+    if label.startswith("Claude"):  # the name makes it a Claude Code file: its records are offered
+        assert offered[0] == label
+    else:
+        assert offered == ["Elyra v3 session header", "thndrs session_meta record", "Claude Code user prompt"]
     item = next(item for item in items or [] if item.label == label)
     assert isinstance(item.text_edit, types.TextEdit) and item.insert_text_format == types.InsertTextFormat.Snippet
     assert named in item.text_edit.new_text  # the id the file's name gives

@@ -46,16 +46,20 @@ _ENCODER = msgspec.json.Encoder()
 
 
 class _Message:
-    __slots__ = ("content", "empty", "line", "message_id", "notes", "parts", "role")
+    __slots__ = ("content", "empty", "line", "message_id", "notes", "parts", "role", "synthesized")
 
     def __init__(self, role: str, line: int | None, message_id: str | None = None) -> None:
         self.role = role
         self.line = line
         self.message_id = message_id
-        self.content: list[Any] = []
+        self.content: Any = []
+        """Blocks while the message is built; what is sent once finished (a string for a lone prompt, a system
+        message's joined text)."""
         self.parts: list[str | list[Any]] = []
         """A user message's contributions, one a record, before they are joined."""
         self.notes: list[str] = []
+        self.synthesized = False
+        """It holds Claude Code's interrupted results for calls left open."""
         self.empty = False
         """An assistant record of this response was written with no content."""
 
@@ -142,35 +146,74 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
             answered.update(b.get("tool_use_id") for b in _blocks(_message_of(obj).get("content"))
                             if b.get("type") == "tool_result")
     main = [obj for _, obj in chain if obj.get("type") in ("user", "assistant")]
-    ends_with_user = bool(main) and main[-1].get("type") == "user"
-    last_user = max((n for n, (_, obj) in enumerate(chain) if obj.get("type") == "user"), default=-1)
+    ends_with_error = bool(main) and not _sent_response(main[-1])
+    responses = [_message_of(obj).get("id") if _sent_response(obj) else None for _, obj in chain]
+    last_response = next((r for r in reversed(responses) if r is not None), None)
+    end = max((n for n, response in enumerate(responses) if response == last_response), default=len(chain))
+    after = [obj for _, obj in chain[end + 1:] if obj.get("type") == "user"]
+    if after and _message_of(after[0]).get("content") == []:
+        last_response = None  # its results' record was written empty: Claude Code drops the calls, as mid-history
     out: list[_Message] = []
     called: set[str] = set()
     interrupted: list[str] = []
     for position, (line, obj) in enumerate(chain):
         tag = obj.get("type")
+        if tag in ("user", "assistant") and not isinstance(obj.get("message"), dict):
+            continue  # a record without its message: Claude Code walks through it and sends nothing
         if tag == "assistant":
-            if obj.get("isApiErrorMessage") is True and _message_of(obj).get("model") == "<synthetic>":
+            if not _sent_response(obj):
                 continue  # the error Claude Code wrote in place of a response
-            trailing = position > last_user
+            trailing = last_response is not None and responses[position] == last_response
             _assistant(out, line, _message_of(obj), answered, trailing, called, interrupted)
         elif tag == "user":
-            _user(out, line, obj, called, position == 0)
+            _user(out, line, obj, called, position == 0, interrupted)
         elif tag == "attachment":
             _attachment(out, line, obj)
     if interrupted:
-        current = _Message("user", None)
-        current.parts.append([{"type": "tool_result", "content": INTERRUPTED, "is_error": True, "tool_use_id": call}
-                              for call in interrupted])
-        current.notes.append("Claude Code answers the calls left open at the end as interrupted")
-        out.append(current)
+        current = _user_message(out, None)
+        current.parts.append(_interrupted(interrupted))
+        current.synthesized = True
     out = _finish(out)
-    if ends_with_user or interrupted:
+    last = next((message for message in reversed(out) if message.role != "system"), None)
+    if last is not None and last.role == "user" and (not ends_with_error or last.synthesized):
         reply = _Message("assistant", None)
         reply.content.append({"type": "text", "text": NO_RESPONSE})
         reply.notes.append("the chain ends on the user's side: Claude Code answers with this")
         out.append(reply)
-    return out
+    return _before_prompt(out)
+
+
+def _before_prompt(out: list[_Message]) -> list[_Message]:
+    """When the history ends with the user's side (system messages aside), Claude Code adds the new prompt to that
+    user message as a last text block: its content becomes blocks, the text before the prompt gets its "\n", and
+    the system messages after it come after the prompt (they are the new turn's)."""
+    end = len(out)
+    while end and out[end - 1].role == "system":
+        end -= 1
+    if not end or out[end - 1].role != "user":
+        return out
+    last = out[end - 1]
+    if last.content == NO_CONTENT:  # the new prompt takes the place of a message left empty
+        return out[: end - 1]
+    blocks = [{"type": "text", "text": last.content}] if isinstance(last.content, str) else list(last.content)
+    if blocks and blocks[-1].get("type") == "text" and isinstance(blocks[-1].get("text"), str):
+        blocks[-1] = {**blocks[-1], "text": blocks[-1]["text"] + "\n"}
+    last.content = blocks
+    last.notes.append("the new prompt joins this message")
+    return out[:end]
+
+
+def _sent_response(obj: dict[str, Any]) -> bool:
+    """An assistant record Claude Code sends: all but the API error it wrote in place of a response."""
+    return not (obj.get("isApiErrorMessage") is True and _message_of(obj).get("model") == "<synthetic>")
+
+
+def _interrupted(calls: list[str]) -> list[Any]:
+    """Claude Code's answer to the calls of the last response that have no result; `calls` is emptied."""
+    blocks = [{"type": "tool_result", "content": INTERRUPTED, "is_error": True, "tool_use_id": call}
+              for call in calls]
+    calls.clear()
+    return blocks
 
 
 def _assistant(out: list[_Message], line: int, message: dict[str, Any], answered: set[str], trailing: bool,
@@ -221,18 +264,22 @@ def _same_response(out: list[_Message], message_id: Any) -> _Message | None:
     return None
 
 
-def _user_message(out: list[_Message], line: int) -> _Message:
+def _user_message(out: list[_Message], line: int | None) -> _Message:
     last = out[-1] if out else None
     if last is not None and last.role == "user":
         return last
     if last is not None and last.role == "system" and len(out) > 1 and out[-2].role == "user":
         return out[-2]
     current = _Message("user", line)
-    out.append(current)
+    if last is not None and last.role == "system":  # a turn's user message goes before its system attachments
+        out.insert(len(out) - 1, current)
+    else:
+        out.append(current)
     return current
 
 
-def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str], cut: bool) -> None:
+def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str], cut: bool,
+          interrupted: list[str]) -> None:
     """`cut`: the record starts the chain (its parent link is null): results there lost their calls above it."""
     content = _message_of(obj).get("content")
     if isinstance(content, str):
@@ -246,13 +293,17 @@ def _user(out: list[_Message], line: int, obj: dict[str, Any], called: set[str],
         return
     kept = [b for b in written if b.get("type") != "tool_result" or b.get("tool_use_id") in called]
     current = _user_message(out, line)
+    if interrupted:
+        current.parts.append(_interrupted(interrupted))
+        current.synthesized = True
+        current.notes.append("the calls of the last response without a result get Claude Code's interrupted result")
     if len(kept) < len(written):
         current.notes.append("tool results without their call dropped")
     if cut and not kept:
         current.notes.append("the chain was cut above: Claude Code puts its placeholder in")
-        current.parts.append(ORPHANED)
+        current.parts.append([{"type": "text", "text": ORPHANED}])
         return
-    current.parts.append(kept if kept else NO_CONTENT)
+    current.parts.append(kept)  # a message left with nothing is sent as "(no content)"
 
 
 def _attachment(out: list[_Message], line: int, obj: dict[str, Any]) -> None:
@@ -311,25 +362,31 @@ def _finish(out: list[_Message]) -> list[_Message]:
     out = kept
     for message in out:
         if message.role == "user":
-            message.content = _joined(message.parts)  # type: ignore[assignment]  # a string or blocks, as sent
+            message.content = _joined(message.parts)  # a string or blocks, as sent
         elif message.role == "system":
-            message.content = "\n\n".join(message.content)  # type: ignore[assignment]  # sent as one string
+            message.content = "\n\n".join(message.content)  # sent as one string
         elif not message.content:
             message.content.append({"type": "text", "text": NO_CONTENT, "citations": []})
             message.notes.append("written empty: sent as '(no content)'")
-    if out and out[0].role == "user" and (len(out) == 1 or out[1].role != "system"):
+        else:  # a response's calls go last, after its thinking and text, whatever the chain's order
+            message.content = ([b for b in message.content if b.get("type") != "tool_use"]
+                               + [b for b in message.content if b.get("type") == "tool_use"])
+    first = next((n for n, message in enumerate(out) if message.role == "user"), None)
+    if first is not None and (first + 1 == len(out) or out[first + 1].role != "system"):
         empty = _Message("system", None)
         empty.notes.append("the first turn's system attachments are not in the history: Claude Code sends this")
-        out.insert(1, empty)
+        out.insert(first + 1, empty)
     return out
 
 
 def _joined(parts: list[str | list[Any]]) -> str | list[Any]:
-    if len(parts) == 1 and isinstance(parts[0], str) and not isinstance(parts[0], _Front):
-        return parts[0]
+    if len(parts) == 1 and isinstance(parts[0], str):
+        return str(parts[0])
     blocks: list[Any] = []
     for part in parts:
         blocks.extend([{"type": "text", "text": str(part)}] if isinstance(part, str) else part)
+    if not blocks:
+        return NO_CONTENT
     for number, block in enumerate(blocks[:-1]):
         if block.get("type") == "text" and isinstance(block.get("text"), str):
             blocks[number] = {**block, "text": block["text"] + "\n"}

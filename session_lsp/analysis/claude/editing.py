@@ -72,16 +72,17 @@ def first_line(now: datetime, session_id: str | None) -> LineTemplate:
     fixed: dict[str, Any] = {"parentUuid": None, "isSidechain": False, "uuid": FreshId(str(uuids.uuid4())),
                              "timestamp": _timestamp(now), "sessionId": session_id or str(uuids.uuid4()),
                              "message": ObjectTemplate({}, {"role": "user", "content": STOP})}
-    record = ObjectTemplate({"type": "user"}, fixed, ("type", "parentUuid", "isSidechain", "message", "uuid"))
+    record = ObjectTemplate({"type": "user"}, fixed, ("type", "parentUuid", "isSidechain", "message", "uuid",
+                                                      "timestamp", "sessionId"))
     return LineTemplate("Claude Code user prompt", "first record of a Claude Code session", record)
 
 
-def new_lines(results: Sequence[LineResult], line: int, now: datetime) -> list[LineTemplate]:
+def new_lines(results: Sequence[LineResult], line: int, now: datetime, named: str | None = None) -> list[LineTemplate]:
     """The records of the chain, linked to the last chain record above `line` (a tool result answers the last call
     above), then the metadata records that name the leaf."""
     above = _above(results, line)
     parent = next((f.uuid for f in above if f.uuid is not None and f.has_parent and not f.sidechain), None)
-    session = next((f.session for f in above if f.session is not None), None)
+    session = next((f.session for f in above if f.session is not None), named)
     call = next((f.uses[-1] for f in above if f.uses), None)
     text = [{"type": "text", "text": STOP}]
     chain: list[tuple[str, str, dict[str, Any]]] = [
@@ -100,7 +101,8 @@ def new_lines(results: Sequence[LineResult], line: int, now: datetime) -> list[L
                                  "timestamp": _timestamp(now), **members}
         if session is not None:
             fixed["sessionId"] = session
-        record = ObjectTemplate({"type": tag}, fixed, ("type", "parentUuid", "isSidechain", *members, "uuid"))
+        record = ObjectTemplate({"type": tag}, fixed, ("type", "parentUuid", "isSidechain", *members, "uuid",
+                                                       "timestamp", "sessionId"))
         out.append(LineTemplate(f"Claude Code {label}", f"{tag} record after {parent or 'nothing'}", record))
     for tag, members in (("last-prompt", {"lastPrompt": STOP, "leafUuid": parent}),
                          ("custom-title", {"customTitle": STOP}), ("summary", {"summary": STOP, "leafUuid": parent})):

@@ -18,13 +18,13 @@ from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Outline
-from . import editing, payloads
+from ..structure import Budget, Lens, Outline, RenameTarget
+from . import editing, payloads, rename
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
 from .model import ClaudeModel
-from .releases import RELEASES
+from .releases import DEFAULT_RELEASE, RELEASES
 from .schema import RECORD_TYPES, Record
 
 _SESSION_FILE = re.compile(r"(?:.*/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl\Z")
@@ -42,18 +42,41 @@ _DANGLING: dict[str, tuple[str, str]] = {
 
 
 class ClaudeFormat(plain.Quiet):
-    """Claude Code's face. From `plain.Quiet` it keeps what a Claude Code file does not offer yet: folds, lenses,
-    hints, call cards and renames."""
+    """Claude Code's face. From `plain.Quiet` it keeps what a Claude Code file does not offer yet: folds, hints and
+    call cards (a call's hover is its record's card)."""
 
     kind = Kind.CLAUDE
     agent = "Claude Code"
     schema_root: object = Record
     releases: Mapping[str, object] = RELEASES
+    release_option = "claude"
+    default_release = DEFAULT_RELEASE
+    """`--claude-version` / `sessionLsp.claudeVersion` choose a row of `releases.RELEASES` (one row: 2.1.332)."""
     utf8_issue = ("CCD008", "the file is not valid UTF-8: Claude Code decodes it with U+FFFD replacement characters, "
                             "so the bytes that are not UTF-8 reach the model altered")
-    file_fields: Mapping[str, str] = {}
+    file_fields: Mapping[str, str] = {
+        "agentId": "the subagent whose transcript is `<session>/subagents/agent-<id>.jsonl`"}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")
-    rename_scope = ""
+    rename_scope = "record uuids and tool call ids"
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """`toolUseResult.agentId` (and a subagent record's own `agentId`): the subagent's transcript beside the
+        session, `<session>/subagents/agent-<id>.jsonl` (2.1.x) or, when only that exists, `agent-<id>.jsonl` in
+        the project folder (older releases)."""
+        if field != "agentId" or not options.path or not re.fullmatch(r"[0-9A-Za-z_-]+", value):
+            return None
+        path = options.path
+        folder, _, name = path.rpartition("/")
+        above = folder.rpartition("/")[2]
+        session = self.session_id_in_file_name(path)
+        if session is not None:
+            candidates = [f"{folder}/{session}/subagents/agent-{value}.jsonl", f"{folder}/agent-{value}.jsonl"]
+        elif above == "subagents" or name.startswith("agent-"):
+            candidates = [f"{folder}/agent-{value}.jsonl"]
+        else:
+            return None
+        exists = options.exists
+        return next((c for c in candidates if exists is None or exists(c)), candidates[0])
 
     def recognise_name(self, path: str) -> FormatInfo | None:
         """A `<session uuid>.jsonl` or a subagent's `agent-<id>.jsonl`: Claude Code looks such a file up by its
@@ -68,7 +91,8 @@ class ClaudeFormat(plain.Quiet):
         tag = obj.get("type")
         if not isinstance(tag, str) or tag not in RECORD_TYPES or "payload" in obj or "seq" in obj:
             return None
-        if isinstance(obj.get("sessionId"), str) or isinstance(obj.get("uuid"), str) or tag == "summary":
+        if (isinstance(obj.get("sessionId"), str) or isinstance(obj.get("uuid"), str) or tag == "summary"
+                or (tag == "file-history-snapshot" and isinstance(obj.get("messageId"), str))):
             return FormatInfo(Kind.CLAUDE, None, line)
         return None
 
@@ -131,7 +155,7 @@ class ClaudeFormat(plain.Quiet):
 
     def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
                   options: Options) -> list[LineTemplate]:
-        return editing.new_lines(results, line, now)
+        return editing.new_lines(results, line, now, self.session_id_in_file_name(options.path))
 
     def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
         if not isinstance(model, ClaudeModel):
@@ -140,6 +164,18 @@ class ClaudeFormat(plain.Quiet):
 
     def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
         return payloads.card_rows(model, line) if isinstance(model, ClaudeModel) else []
+
+    def lenses(self, model: object) -> list[Lens]:
+        return payloads.lenses(model) if isinstance(model, ClaudeModel) else []
+
+    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        return rename.rename_target(model, line, path, value) if isinstance(model, ClaudeModel) else None
+
+    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
+        return rename.rename_refusal(model, target, new_name) if isinstance(model, ClaudeModel) else None
+
+    def reid(self, model: object, line: int) -> RenameTarget | None:
+        return rename.reid(model, line) if isinstance(model, ClaudeModel) else None
 
     def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
         if not isinstance(model, ClaudeModel):

@@ -140,10 +140,15 @@ def _glued(text: str, parts: tuple[int, ...], state: LineState) -> LineResult:
         value = decode(piece)
         if value.kind is LineKind.OBJECT:
             facts.append(_piece_facts(piece, value.value, state))
+    lost = [f.tag for f in facts[1:]]
+    conversation = [tag for tag in lost if tag in _CONVERSATION]
+    does = (f"the {', '.join(conversation)} record{'s' if len(conversation) > 1 else ''} after the first "
+            "{are} lost from the conversation".format(are="are" if len(conversation) > 1 else "is") if conversation
+            else "the bookkeeping after it is lost, which the conversation does not need")
     message = (f"{len(parts)} JSON records on one line (a newline is missing before column {parts[1] + 1}): Claude "
-               "Code 2.1.332 splits them and reads every record, but other readers drop the line; split it")
-    issue = LineIssue("CCD002", parts[0], len(text.rstrip()), message)
-    return line_result(LineKind.GLUED, GluedFacts(tuple(facts)), (issue,),
+               f"Code 2.1.332 reads the first record only: {does}; split the line")
+    issue = LineIssue("CCD002", parts[0], len(text.rstrip()), message, None if conversation else Severity.WARNING)
+    return line_result(LineKind.GLUED, GluedFacts(tuple(facts[:1])), (issue,),
                        f"{len(parts)} glued records" if state.titles else "", parts)
 
 

@@ -30,6 +30,7 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     _thinking(model, issues)
     _sessions(model, issues)
     _leaves(model, issues)
+    _snapshots(model, issues)
     return Linked(model, issues)
 
 
@@ -190,3 +191,26 @@ def _leaves(model: ClaudeModel, issues: list[LinkIssue]) -> None:
             message = (f"`leafUuid` names no record of this file: the {f.tag} is not attached to any conversation "
                        "point (Claude Code resumes from the last record of the chain anyway)")
             issues.append(LinkIssue("CCD042", _at(record, ("leafUuid",)), message))
+
+
+def _snapshots(model: ClaudeModel, issues: list[LinkIssue]) -> None:
+    """A file-history-snapshot checkpoints the files at a user prompt, named by `messageId`."""
+    first: dict[str, Record] = {}
+    for record in model.records:
+        f = record.facts
+        if f.snapshot is None:
+            continue
+        target = model.by_uuid.get(f.snapshot)
+        if target is None or model.records[target].facts.tag != "user":
+            what = "no record" if target is None else f"a {model.records[target].facts.tag} record"
+            message = (f"`messageId` names {what}, not a user prompt: the file checkpoint is attached to no prompt "
+                       "(a resume ignores snapshots, so the conversation is unaffected)")
+            issues.append(LinkIssue("CCD025", _at(record, ("messageId",)), message))
+        elif not f.snapshot_update and f.snapshot in first:
+            earlier = first[f.snapshot]
+            message = (f"a second snapshot (not an update) for the prompt line {earlier.line + 1}'s snapshot "
+                       "already checkpoints: the later one wins when files are restored")
+            issues.append(LinkIssue("CCD025", _at(record, ("messageId",)), message,
+                                    related=(RelatedAnchor(_at(earlier, ("messageId",)), "first snapshot"),)))
+        if not f.snapshot_update:
+            first.setdefault(f.snapshot, record)

@@ -70,7 +70,7 @@ class ClaudeModel:
         """Every chain record is a sidechain: the file is a subagent's transcript, its chain its own."""
         self.leaf = self._leaf()
         chain, self.bridged, self.cycle = self._walk()
-        self.chain = self._with_siblings(chain)
+        self.chain = self._with_siblings(self._with_response(chain))
         self.on_chain = set(self.chain)
         uses: dict[str, int] = {}
         for index, record in enumerate(records):
@@ -120,6 +120,34 @@ class ClaudeModel:
         chain.reverse()
         return chain, bridged, cycle
 
+    def _with_response(self, chain: list[int]) -> list[int]:
+        """The chain with every record of each response on it: Claude Code writes one record a content block, and
+        sends all the records of a `message.id` as one message, those off the chain (above a cut, on a side branch)
+        included, after its first record on the chain."""
+        responses: dict[str, list[int]] = {}
+        for index, record in enumerate(self.records):
+            f = record.facts
+            if f.tag == "assistant" and f.message_id is not None and f.sidechain == self.subagent and (
+                    f.uuid is None or self.by_uuid.get(f.uuid) == index):
+                responses.setdefault(f.message_id, []).append(index)
+        on = set(chain)
+        if all(i in on for group in responses.values() for i in group):
+            return chain
+        out: list[int] = []
+        emitted: set[int] = set()
+        for index in chain:
+            if index in emitted:
+                continue
+            message_id = self.records[index].facts.message_id
+            group = responses.get(message_id, ()) if message_id is not None else ()
+            out.append(index)
+            emitted.add(index)
+            for member in group:  # the response's records off the chain follow its first record on it
+                if member not in on and member not in emitted:
+                    out.append(member)
+                    emitted.add(member)
+        return out
+
     def _with_siblings(self, chain: list[int]) -> list[int]:
         """The chain with the results of parallel tool calls that hang off it: Claude Code writes each result
         under the record of its own call, so all but the last call's result are on side branches; it sends them
@@ -157,9 +185,9 @@ class ClaudeModel:
         """The chain record Claude Code bridges a broken link to: the nearest one above in the file."""
         for earlier in range(index - 1, -1, -1):
             f = self.records[earlier].facts
-            if (f.uuid is not None and f.tag in CHAIN_TAGS and f.sidechain == self.subagent
-                    and self.by_uuid.get(f.uuid) == earlier and earlier not in seen):
-                return earlier
+            if (f.tag in CHAIN_TAGS and f.sidechain == self.subagent and earlier not in seen
+                    and (f.uuid is None or self.by_uuid.get(f.uuid) == earlier)):
+                return earlier  # a record without uuid too: no link names it, but it is the one above
         return None
 
     # -- results.LinkModel --------------------------------------------------------------------------------------

@@ -9,11 +9,11 @@ from collections.abc import Iterator, Sequence
 from ..detect import FormatInfo
 from ..payload_types import Buffer, ElyraNode, ElyraTree, around_last, array
 from ..results import LineResult
-from ..structure import Budget, Outline, OutlineNode
+from ..structure import Budget, Lens, Outline, OutlineNode
 from .context import context
 from .model import ClaudeModel
 
-__all__ = ["card_rows", "context", "outline", "tree"]
+__all__ = ["card_rows", "context", "lenses", "outline", "tree"]
 
 
 def _title(results: Sequence[LineResult], line: int) -> str:
@@ -21,22 +21,53 @@ def _title(results: Sequence[LineResult], line: int) -> str:
 
 
 def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -> Outline:
-    """One node per user or assistant record of the resumed chain (the leaf last), then the records off it."""
+    """The resumed conversation turn by turn (a prompt, then the records answering it), then "off the resumed
+    chain": the records Claude Code does not send (other branches, sidechains, rows a later one replaced)."""
     nodes: list[OutlineNode] = []
-    chain = [i for i in model.chain if model.records[i].facts.tag in ("user", "assistant", "system")]
-    off = [i for i, r in enumerate(model.records) if r.facts.tag in ("user", "assistant") and i not in model.on_chain]
-    for indices, kind in ((chain, "Event"), (off, "Object")):
-        for index in indices:
+    turn: OutlineNode | None = None
+    for index in model.chain:
+        record = model.records[index]
+        f = record.facts
+        if f.tag not in ("user", "assistant", "system"):
+            continue
+        if not budget.take():
+            budget.cut += 1
+            continue
+        detail = "resume leaf" if index == model.leaf else f.subtype or f.tag
+        node = OutlineNode(_title(results, record.line) or f.tag, detail, "event", record.line, record.line,
+                           record.line, [])
+        if (f.tag == "user" and not f.results) or f.subtype == "compact_boundary":
+            turn = OutlineNode(node.name, detail, "namespace", record.line, record.line, record.line, [])
+            nodes.append(turn)
+        elif turn is not None:
+            turn.children.append(node)
+            turn.last = record.line
+        else:
+            nodes.append(node)
+    off = [r for i, r in enumerate(model.records)
+           if r.facts.tag in ("user", "assistant") and i not in model.on_chain and r.part == 0]
+    if off:
+        group = OutlineNode("off the resumed chain", f"{len(off)} records Claude Code does not send", "object",
+                            off[0].line, off[-1].line, off[0].line, [])
+        for record in off:
             if not budget.take():
                 budget.cut += 1
                 continue
-            record = model.records[index]
-            f = record.facts
-            detail = ("resume leaf" if index == model.leaf else "sidechain" if f.sidechain
-                      else "off the resumed chain" if kind == "Object" else f.tag)
-            nodes.append(OutlineNode(_title(results, record.line) or f.tag, detail, kind, record.line, record.line,
-                                     record.line))
+            detail = "sidechain" if record.facts.sidechain else "not sent"
+            group.children.append(OutlineNode(_title(results, record.line) or record.facts.tag, detail, "object",
+                                              record.line, record.line, record.line, []))
+        nodes.append(group)
     return Outline(nodes, "records")
+
+
+def lenses(model: ClaudeModel) -> list[Lens]:
+    """The leaf Claude Code resumes from, and each compaction boundary on the chain."""
+    out = [Lens(model.records[i].line, "⧉ compaction: Claude Code sends the summary below, not what is above")
+           for i in model.chain if model.records[i].facts.subtype == "compact_boundary"]
+    if model.leaf is not None:
+        out.append(Lens(model.records[model.leaf].line,
+                        f"● leaf: Claude Code resumes from this record ({len(model.chain)} records on the chain)"))
+    return out
 
 
 def card_rows(model: ClaudeModel, line: int) -> list[str]:
@@ -44,7 +75,7 @@ def card_rows(model: ClaudeModel, line: int) -> list[str]:
     if record is None:
         return []
     f = record.facts
-    rows = [f"**{f.tag}**" + (f" `{f.subtype}`" if f.subtype else "")]
+    rows = [f"`{f.subtype}`"] if f.subtype else []
     if f.uuid is not None:
         index = model.by_uuid.get(f.uuid)
         if index is not None and index == model.leaf:

@@ -24,7 +24,7 @@ from .bom import bom_issue
 from .line_pass import LineState, analyze_line, line_title
 from .link_pass import id_in_file_name, link, relink
 from .model import ElyraModel
-from .releases import RELEASES, PiRelease, release
+from .releases import DEFAULT_RELEASE, RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, Line
 
 HEADERLESS_TYPES: frozenset[str] = ENTRY_TYPES.difference(
@@ -52,6 +52,8 @@ class ElyraFormat(plain.Quiet):
     agent = "pi"
     schema_root: object = Line
     releases: Mapping[str, PiRelease] = RELEASES
+    release_option = "pi"
+    default_release = DEFAULT_RELEASE
     """The pi releases messages can speak for (`Options.pi_version`); adding one is adding a row there."""
     utf8_issue = ("ELY006", "the file is not valid UTF-8: the agent reads it with U+FFFD replacement characters, "
                             "altering the text (a migration rewrite makes it permanent)")
@@ -64,6 +66,10 @@ class ElyraFormat(plain.Quiet):
     renamed_with_id = editing.RENAMED_WITH_ID
     rename_scope = (f"an Elyra entry id (or a {', '.join(editing.RENAMED_WITH_ID[:-1])} or "
                     f"{editing.RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
 
     def recognise_name(self, path: str) -> FormatInfo | None:
         return None

@@ -103,15 +103,24 @@ def _renumber(doc: Document, codes: tuple[str, ...]) -> CodeAction | None:
     return CodeAction(title, "quickfix", tuple(edits), codes, False)
 
 
-_FIXES = {"ELY002": _split_glued, "THN001": _split_glued, "ELY042": _reparent, "ELY040": _reid,
-          "ELY024": _hook_message}
+_FIXES = {"ELY042": _reparent, "ELY040": _reid, "ELY024": _hook_message}
+"""Fixes that depend on what a code means; splitting a glued line is every format's (the line pass says a line is
+glued), so it is offered for the diagnostic on such a line (ELY002, THN001, CCD002, ...) whatever its code."""
 
 
 def code_actions(doc: Document, span: Span, diagnostics: Sequence[Diagnostic]) -> list[CodeAction]:
     out: list[CodeAction] = []
     seq_codes: list[str] = []
+    split: set[int] = set()
     for diagnostic in diagnostics:
         if not _touches(diagnostic, span) or not 0 <= diagnostic.span.line < len(doc.lines):
+            continue
+        line = diagnostic.span.line
+        if doc.results[line].kind is LineKind.GLUED:
+            action = _split_glued(doc, diagnostic) if line not in split else None
+            split.add(line)
+            if action is not None:
+                out.append(action)
             continue
         if diagnostic.code in SEQ_CODES:
             seq_codes.append(diagnostic.code)

@@ -40,7 +40,7 @@ def card(doc: Document, line: int, incoming: bool = False) -> str:
 def _heading(doc: Document, line: int, obj: dict[str, Any]) -> str:
     kind = obj.get("type")
     message = obj.get("message")
-    if isinstance(message, dict) and isinstance(message.get("role"), str):
+    if isinstance(message, dict) and isinstance(message.get("role"), str) and message["role"] != kind:
         return f"{kind} · {message['role']}"
     return str(kind) if isinstance(kind, str) else doc.results[line].title or "line"
 

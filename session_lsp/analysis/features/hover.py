@@ -20,8 +20,10 @@ def hover(doc: Document, line: int, col: int) -> Hover | None:
     if cursor is None:
         return None
     span = cursor.value_span or cursor.span
-    if cursor.field is not None and cursor.field in doc.face.file_fields and cursor.value is not None:
-        return Hover(_file(doc, cursor.field, cursor.value), span)
+    linked = (doc.face.linked_file(cursor.field, cursor.value, doc.options)
+              if cursor.field is not None and cursor.value is not None else None)
+    if linked is not None and cursor.field is not None:
+        return Hover(_file(doc, cursor.field, linked), span)
     reference = reference_at(doc, cursor)
     if reference is not None:
         if reference.target is None:

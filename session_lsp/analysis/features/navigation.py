@@ -63,10 +63,11 @@ def definition(doc: Document, line: int, col: int, exists: Callable[[str], bool]
     cursor = cursor_at(doc, line, col)
     if cursor is None or doc.linked.model is None:
         return []
-    if cursor.field in doc.face.file_fields and cursor.value:
+    linked = doc.face.linked_file(cursor.field, cursor.value, doc.options) if cursor.field and cursor.value else None
+    if linked is not None:
         check = exists or doc.options.exists
-        if check is None or check(cursor.value):
-            return [Location(Span(0, 0, 0, 0), cursor.value)]
+        if check is None or check(linked):
+            return [Location(Span(0, 0, 0, 0), linked)]
         return []
     reference = reference_at(doc, cursor)
     if reference is None or reference.target is None:

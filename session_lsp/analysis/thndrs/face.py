@@ -52,11 +52,17 @@ class ThndrsFormat(plain.Quiet):
     agent = "thndrs"
     schema_root: object = Record
     releases: Mapping[str, object] = {}
+    release_option = ""
+    default_release = ""
     utf8_issue = ("THN002", "the file is not valid UTF-8: thndrs reads it with read_to_string, which fails, so it "
                             "loads no records at all")
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """The value is the path itself."""
+        return value if field in self.file_fields else None
 
     def recognise_name(self, path: str) -> FormatInfo | None:
         return None

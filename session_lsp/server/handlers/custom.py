@@ -22,7 +22,7 @@ from ...files import NotReadable
 from .. import convert
 from ..app import Encoded, SessionServer
 from ..diagnostics import for_client
-from ..documents import read_file
+from ..documents import Releases, read_file
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -43,8 +43,9 @@ def _analysis(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) ->
     return Encoded([before, *features.encode_tree(doc), after])
 
 
-def _analyze_path(path: str, pi_version: str | None, max_bytes: int, rules: RuleFilter, encoding: Encoding) -> Encoded:
-    with read_file(path, pi_version, max_bytes) as doc:
+def _analyze_path(path: str, releases: Releases, max_bytes: int, rules: RuleFilter,
+                  encoding: Encoding) -> Encoded:
+    with read_file(path, releases, max_bytes) as doc:
         return _analysis(doc, from_fs_path(path) or path, rules, encoding)
 
 
@@ -56,7 +57,7 @@ async def analyze_file(ls: SessionServer, params: Any) -> Encoded:
         raise JsonRpcInvalidParams("expected {path: string}")
     await ls.settings_loaded()
     try:
-        return await ls.run(_analyze_path, path, ls.settings.pi_version, ls.settings.analyze_file_max_bytes, ls.rules,
+        return await ls.run(_analyze_path, path, ls.settings.releases, ls.settings.analyze_file_max_bytes, ls.rules,
                             ls.encoding)
     except NotReadable as error:
         raise JsonRpcException(f"{path} is not analysed: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)",

@@ -1,0 +1,201 @@
+"""Claude Code files: detection, the context Claude Code sends on `--resume` (what the real 2.1.332 was seen to send:
+tests/conformance compares every corpus file and mutant with its requests), and the editor features on a file the
+real CLI wrote."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from session_lsp.analysis import Kind, Options, analyze, features
+from session_lsp.analysis.document import Document, analyze_bytes
+from session_lsp.analysis.formats import detect
+
+TESTS = Path(__file__).parent
+CASES = TESTS / "cases" / "claude"
+CORPUS = TESTS / "corpus" / "claude-code-2.1.332-written"
+LINEAR = CORPUS / "d4e1977c-4507-4cf2-8923-34a626a3b3be.jsonl"
+SUBAGENT = CORPUS / "55eeea85-f327-48fb-9202-1c370ec15cd0.jsonl"
+SESSION = "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f"
+
+
+def _context(path: Path, name: str | None = None) -> dict:
+    document = analyze_bytes(path.read_bytes(), Options(path=name or f"{SESSION}.jsonl"))
+    return features.context(document, -1)
+
+
+def _contents(payload: dict) -> list[tuple[str, object]]:
+    return [(m["role"], m["content"]) for m in payload["messages"]]
+
+
+# --- detection -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("first", [
+    {"type": "queue-operation", "operation": "enqueue", "sessionId": SESSION, "timestamp": "2026-12-05T08:00:00Z"},
+    {"type": "user", "parentUuid": None, "uuid": "u1", "sessionId": SESSION, "message": {"role": "user",
+                                                                                         "content": "hi"}},
+    {"type": "summary", "summary": "Listing files", "leafUuid": "u1"},
+    {"type": "file-history-snapshot", "messageId": "u1", "snapshot": {}, "isSnapshotUpdate": False},
+])
+def test_a_first_record_claude_code_writes_makes_a_claude_file(first: dict) -> None:
+    assert detect([json.dumps(first)]).kind is Kind.CLAUDE
+
+
+@pytest.mark.parametrize("first", [
+    {"type": "session", "id": "a", "version": 3, "timestamp": "2026-01-01T00:00:00Z", "cwd": "/"},
+    {"type": "session_meta", "schema_version": 1, "seq": 0, "time": "2026-03-01T09:15:00Z", "session_id": "s"},
+    {"type": "session_meta", "payload": {"id": SESSION}, "timestamp": "2026-03-01T09:15:00Z"},
+    {"type": "user", "text": "no session id, no uuid"},
+])
+def test_other_formats_first_records_are_not_claude_code(first: dict) -> None:
+    assert detect([json.dumps(first)]).kind is not Kind.CLAUDE
+
+
+def test_a_file_without_a_record_is_claude_code_s_by_its_name_and_refused() -> None:
+    name = f"/home/u/.claude/projects/-home-u-p/{SESSION}.jsonl"
+    assert detect(["", "not json"], name).kind is Kind.CLAUDE
+    assert detect(["", "not json"], "/tmp/notes.jsonl").kind is Kind.UNKNOWN
+    document = analyze_bytes(b"", Options(path=name))
+    assert [d.code for d in document.diagnostics()] == ["CCD050"]
+    assert features.context(document, -1)["refused"] == f"No conversation found with session ID: {SESSION}"
+
+
+def test_a_subagent_transcript_is_resumed_along_its_own_sidechain() -> None:
+    path = CORPUS / SUBAGENT.stem / "subagents" / "agent-a2e180325bc055689.jsonl"
+    payload = _context(path, str(path))
+    assert payload["refused"] is None and payload["messages"][0]["role"] == "user"
+    assert "edge cases in count_words" in json.dumps(payload["messages"][0]["content"])
+
+
+# --- the context Claude Code sends -------------------------------------------------------------------------------
+
+def test_a_clean_session_is_sent_as_claude_code_merges_it() -> None:
+    payload = _context(CASES / "clean-tool-call.jsonl")
+    assert payload["refused"] is None and payload["leaf"] == 5
+    roles = [m["role"] for m in payload["messages"]]
+    assert roles == ["user", "system", "assistant", "user", "assistant"]
+    assert payload["messages"][0]["content"] == "List the files."
+    assert payload["messages"][1]["content"] == []  # the first turn has no system attachments in the file
+    assert [block["type"] for block in payload["messages"][2]["content"]] == ["thinking", "tool_use"]
+    assert payload["messages"][3]["content"][0]["tool_use_id"] == "toolu_1"
+
+
+def test_a_tool_result_without_its_call_is_dropped() -> None:
+    clean = _contents(_context(CASES / "clean-tool-call.jsonl"))
+    assert _contents(_context(CASES / "CCD030-orphan-tool-result.jsonl")) == clean
+
+
+def test_a_call_without_result_mid_history_is_dropped() -> None:
+    payload = _context(CASES / "CCD031-unanswered-tool-use.jsonl")
+    calls = [block["id"] for m in payload["messages"] if m["role"] == "assistant" for block in m["content"]
+             if block.get("type") == "tool_use"]
+    assert calls == ["toolu_1"]
+
+
+def test_a_null_parent_cuts_the_history_and_a_placeholder_replaces_the_cut_off_result() -> None:
+    payload = _context(CASES / "CCD021-null-parent-mid-chain.jsonl")
+    first = payload["messages"][0]
+    placeholder = [{"type": "text", "text": "[Orphaned tool result removed due to conversation resume]"}]
+    assert first["role"] == "user" and first["content"] == placeholder
+    assert "List the files." not in json.dumps(_contents(payload))
+
+
+def test_a_history_ending_on_the_user_s_side_gets_no_response_requested() -> None:
+    lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
+    cut = "\n".join(lines[:5]) + "\n"  # up to the tool result
+    document = analyze(cut, Options(path=f"{SESSION}.jsonl"))
+    last = features.context(document, -1)["messages"][-1]
+    assert last["role"] == "assistant" and last["content"] == [{"type": "text", "text": "No response requested."}]
+
+
+def test_the_real_cli_s_parallel_calls_are_one_response_and_one_user_message() -> None:
+    payload = _context(LINEAR, LINEAR.name)
+    fourth = payload["messages"][4]
+    assert [block["type"] for block in fourth["content"]] == ["thinking", "tool_use", "tool_use"]
+    assert [block["type"] for block in payload["messages"][5]["content"]] == ["tool_result", "tool_result"]
+    assert payload["messages"][1]["role"] == "system" and isinstance(payload["messages"][1]["content"], str)
+
+
+def test_a_compaction_sends_the_summary_then_the_preserved_segment() -> None:
+    path = CORPUS / "a8aa60fe-e3e8-4e39-b73e-3c7ed531adea.jsonl"
+    messages = _context(path, path.name)["messages"]
+    assert messages[0]["content"].startswith("This session is being continued")
+    assert (messages[1]["role"], messages[1]["content"]) == ("system", [])
+    assert messages[2]["role"] == "assistant" and "51 lines" in messages[2]["content"][0]["text"]
+
+
+# --- editor features ---------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def linear() -> tuple[Document, list[str]]:
+    text = LINEAR.read_text(encoding="utf-8")
+    return analyze(text, Options(path=str(LINEAR), exists=os.path.exists)), text.split("\n")
+
+
+def _at(lines: list[str], line: int, needle: str) -> int:
+    return lines[line].index(needle) + len(needle) + 2
+
+
+def test_parent_uuid_goes_to_its_record_and_uuid_finds_its_references(linear) -> None:
+    document, lines = linear
+    (target,) = features.definition(document, 21, _at(lines, 21, '"parentUuid":'))
+    assert target.span.line == 20
+    references = features.references(document, 21, _at(lines, 21, '"uuid":'))
+    assert {location.span.line for location in references} == {21, 22}
+
+
+def test_tool_use_id_goes_to_the_call_and_hover_shows_its_record(linear) -> None:
+    document, lines = linear
+    col = _at(lines, 23, '"tool_use_id":')
+    (target,) = features.definition(document, 23, col)
+    assert target.span.line == 22
+    assert lines[22][target.span.start : target.span.end] == '"toolu_01hsrHoaZk91KMwFLSGDPTTU"'  # the call's id
+    card = features.hover(document, 23, col)
+    assert card is not None and "`Write`" in card.markdown and "on the resumed chain" in card.markdown
+
+
+def test_renaming_a_uuid_changes_its_record_and_every_link_to_it(linear) -> None:
+    document, lines = linear
+    edits = features.rename(document, 21, _at(lines, 21, '"uuid":'), "renamed-uuid")
+    assert isinstance(edits, list) and {edit.span.line for edit in edits} == {21, 22}
+    refused = features.rename(document, 21, _at(lines, 21, '"uuid":'), "8e3ed826-aa15-43f4-96b1-8db39d86f041")
+    assert isinstance(refused, features.RenameError) and "already used by line 3" in refused.message
+
+
+def test_the_subagent_s_agent_id_goes_to_its_transcript() -> None:
+    text = SUBAGENT.read_text(encoding="utf-8")
+    document = analyze(text, Options(path=str(SUBAGENT), exists=os.path.exists))
+    line = next(n for n, row in enumerate(text.split("\n")) if '"toolUseResult"' in row and '"agentId"' in row)
+    col = text.split("\n")[line].rindex('"agentId":') + len('"agentId":') + 2
+    (target,) = features.definition(document, line, col)
+    assert target.path == str(SUBAGENT.parent / SUBAGENT.stem / "subagents" / "agent-a2e180325bc055689.jsonl")
+
+
+def test_outline_tree_and_lens_mark_the_resume_leaf(linear) -> None:
+    document, _ = linear
+    symbols = features.document_symbols(document)
+    assert [s.kind for s in symbols] == ["namespace", "namespace"]  # the two prompts, their records inside
+    assert symbols[0].children and symbols[1].children[-1].detail == "resume leaf"
+    tree = features.tree(document)
+    assert tree["leaf"] == 57 and tree["active_path"][-1] == 57 and tree["roots"] == [2]
+    assert any("leaf" in lens.title for lens in features.code_lenses(document) if lens.span.line == 57)
+
+
+def test_a_new_record_is_linked_to_the_last_one(linear) -> None:
+    document, lines = linear
+    items = features.completions(document, len(lines) - 1, 0, "2026-12-05T09:00:00Z")
+    prompt = next(item for item in items if item.label == "Claude Code user prompt")
+    assert '"parentUuid": "45b150b7-4f24-4fd8-98f4-9d4c7f5a2029"' in (prompt.insert_text or "").replace('":"', '": "')
+
+
+def test_a_glued_line_is_split_by_the_quick_fix_every_format_has() -> None:
+    document = analyze((CASES / "CCD002-glued-records.jsonl").read_text(encoding="utf-8"),
+                       Options(path=f"{SESSION}.jsonl"))
+    glued = next(d for d in document.diagnostics() if d.code == "CCD002")
+    (action,) = features.code_actions(document, glued.span, document.diagnostics())
+    assert action.title == "Split into 2 lines" and action.diagnostic_codes == ("CCD002",)
+    fixed = action.edits[0].new_text.split("\n")
+    assert [json.loads(piece)["uuid"] for piece in fixed] == ["u2", "a3"]
