@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned pi releases (package-lock.json) into tests/conformance/node_modules with `npm ci`.
+# Installs the pinned pi releases and Claude Code (package-lock.json) into tests/conformance/node_modules with `npm ci`.
 # Cached: skipped when the lock's hash matches the stamp the last install wrote.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -7,25 +7,26 @@ from __future__ import annotations
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import suite
-from .known import explained
+from .known import Known, explained
 
 
-def table(verdicts: Sequence[suite.Verdict]) -> str:
-    """A Markdown table: release, kind, files, agreeing files, and the disagreeing checks (known ones marked)."""
+def table(verdicts: Sequence[suite.Verdict], agent: str = "pi",
+          explain: Callable[[str, str, str], Known | None] = explained) -> str:
+    """A Markdown table: release, kind, files, agreeing files, and the disagreeing checks (unknown ones marked)."""
     groups: dict[tuple[str, str], list[suite.Verdict]] = defaultdict(list)
     for verdict in verdicts:
         groups[verdict.release, verdict.kind].append(verdict)
-    rows = ["| pi | kind | files | agree | % | disagreements (check: files) |", "|---|---|---:|---:|---:|---|"]
+    rows = [f"| {agent} | kind | files | agree | % | disagreements (check: files) |", "|---|---|---:|---:|---:|---|"]
     for (release, kind), group in sorted(groups.items()):
         agree = sum(1 for verdict in group if not verdict.failed)
         counts: dict[str, int] = defaultdict(int)
         for verdict in group:
             for check in verdict.failed:
                 counts[check] += 1
-        notes = ", ".join(f"{check}: {count}{'' if explained(release, kind, check) else ' UNEXPLAINED'}"
+        notes = ", ".join(f"{check}: {count}{'' if explain(release, kind, check) else ' UNEXPLAINED'}"
                           for check, count in sorted(counts.items()))
         rows.append(f"| {release} | {kind} | {len(group)} | {agree} | {100 * agree / len(group):.0f} | {notes} |")
     for release in sorted({verdict.release for verdict in verdicts}):
