@@ -157,6 +157,6 @@ def test_the_reparent_title_says_which_entry_it_names(entries: list[tuple[str, s
     doc = analyze(text)
     found = [d for d in doc.diagnostics() if d.code == "ELY042"]
     [action] = code_actions(doc, found[0].span, found)
-    assert action.title == title
+    assert action.title == f"{title} (unsafe fix)"
     apply(doc, action.edits)
     assert not {"ELY042", "ELY044", "ELY045"} & {d.code for d in doc.diagnostics()}

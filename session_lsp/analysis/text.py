@@ -86,7 +86,7 @@ def fresh_id(seed: str, taken: Callable[[str], bool]) -> str:
     """8 lowercase hex characters, as pi draws an entry id, derived from `seed` (so a fix or a snippet is
     reproducible) and different from every id in use."""
     for attempt in range(1000):
-        candidate = hashlib.sha256(f"{seed}/{attempt}".encode()).hexdigest()[:8]
+        candidate = hashlib.sha256(f"{seed}/{attempt}".encode("utf-8", "surrogatepass")).hexdigest()[:8]
         if not taken(candidate):
             return candidate
     return hashlib.sha256(seed.encode()).hexdigest()[:8] + "-0000-4000-8000-000000000000"

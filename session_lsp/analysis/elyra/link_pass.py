@@ -351,7 +351,7 @@ class _Checker:
                          f"following parentId from here comes back to this entry (lines {shown} → …): pi's context "
                          f"walk never ends, so pi hangs when this path is resumed; {fix}",
                          related=((up, ("id",), "its parent, on the same loop"),),
-                         data={"suggested_parent": self._previous_id(line)} if line == cut else None)
+                         data=self._previous_id(line) if line == cut else None)
         roots = model.null_roots
         for line in roots[1:]:
             self.add("ELY046", line, ("parentId",),

@@ -22,7 +22,7 @@ from ..detect import leading_trim
 from ..diagnostics import Diagnostic, Span
 from ..document import Document, analyze
 from ..lines import LineKind, split_glued
-from ..registry import Applicability, rule
+from ..registry import RULES, Applicability, rule
 from ..text import fresh_id
 from .edits import replace_line, replace_value
 from .types import Fix, TextEdit
@@ -411,8 +411,9 @@ def _phased(doc: Document, diagnostics: Sequence[Diagnostic]) -> list[tuple[int,
         if diagnostic.code in SEQ_CODES:
             seq_codes.append(diagnostic.code)
             continue
-        if diagnostic.code in FIXERS:
-            phase, fixer = FIXERS[diagnostic.code]
+        found = FIXERS.get(diagnostic.code) or _glued(doc, diagnostic)
+        if found is not None:
+            phase, fixer = found
             fix = fixer(doc, diagnostic)
             if fix is not None:
                 out.append((phase, fix))
@@ -420,6 +421,14 @@ def _phased(doc: Document, diagnostics: Sequence[Diagnostic]) -> list[tuple[int,
     if numbering is not None:
         out.append((SEQ_PHASE, numbering))
     return out
+
+
+def _glued(doc: Document, diagnostic: Diagnostic) -> tuple[int, Fixer] | None:
+    """Splitting a glued line is every format's fix (the line pass says a line is glued): a format's rule that
+    declares a fix and sits on such a line gets it without a row here."""
+    if fixable(diagnostic) is None or doc.results[diagnostic.span.line].kind is not LineKind.GLUED:
+        return None
+    return 0, _split_glued
 
 
 def fixes(doc: Document, diagnostics: Sequence[Diagnostic]) -> list[Fix]:
@@ -430,7 +439,7 @@ def fixes(doc: Document, diagnostics: Sequence[Diagnostic]) -> list[Fix]:
 def fixable(diagnostic: Diagnostic) -> Applicability | None:
     """Whether a diagnostic's rule has a fix, and of which kind (a given diagnostic may still have none: an
     ELY001 that is not the last line)."""
-    return rule(diagnostic.code).fix if diagnostic.code in _ALL_FIXABLE else None
+    return rule(diagnostic.code).fix if diagnostic.code in RULES else None
 
 
 # -- applying fixes -----------------------------------------------------------------------------------------------
