@@ -137,8 +137,10 @@ def test_editing_the_header_changes_the_format(document: Document) -> None:
     assert document.format == FormatInfo(Kind.ELYRA, 2, 0)
     assert_matches_fresh(document, TEXT.replace('"version":3', '"version":2', 1))
 
+    # another format's first line over pi's entries: the entries decide (pi refuses the file: ELY010)
     document.edit(0, 0, 0, len(document.lines[0]), META)
-    assert document.format.kind is Kind.THNDRS
+    assert document.format.kind is Kind.ELYRA
+    assert "ELY010" in {d.code for d in document.diagnostics()}
     assert_matches_fresh(document, "\n".join([META, *LINES[1:]]) + "\n")
 
     # a foreign first line over pi's entries: still a pi session, one whose header is missing (pi refuses it)

@@ -258,22 +258,29 @@ def format_for(kind: Kind) -> Format:
 
 
 def detect(lines: Sequence[str], path: str | None = None) -> FormatInfo:
-    """Which format a file is (spec section 3), from its first JSON object; when no format recognises that one (a
-    foreign first line: another agent's, a header pasted from elsewhere), from the next ones, so a session whose
-    header was replaced is still told that it has none; a file without any object, from its name."""
-    found = False
-    for number, obj in first_objects(lines, FOREIGN_LINES + 1):
-        found = True
-        for face in FORMATS.values():
-            info = face.recognise(obj, number)
+    """Which format a file is (spec section 3), from its first JSON object. That first line can be foreign (another
+    agent's line, a header pasted from elsewhere): when no format recognises it, or another format recognises the
+    next object, the next one decides, so a session whose header was replaced is still told that it has none. A
+    file without any object is recognised by its name."""
+    seen = [_recognised(obj, number) for number, obj in first_objects(lines, FOREIGN_LINES + 1)]
+    if not seen:
+        for face in FORMATS.values() if path else ():
+            info = face.recognise_name(path or "")
             if info is not None:
                 return info
-    if not found and path:
-        for face in FORMATS.values():
-            info = face.recognise_name(path)
-            if info is not None:
-                return info
-    return UNKNOWN
+        return UNKNOWN
+    first, *rest = seen
+    if rest and rest[0] is not None and (first is None or first.kind is not rest[0].kind):
+        return rest[0]
+    return first or UNKNOWN
+
+
+def _recognised(obj: dict[str, Any], number: int) -> FormatInfo | None:
+    for face in FORMATS.values():
+        info = face.recognise(obj, number)
+        if info is not None:
+            return info
+    return None
 
 
 FOREIGN_LINES = 1
