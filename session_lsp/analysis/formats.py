@@ -7,6 +7,7 @@ Detection lives here too: it asks every format in turn whether a file's first JS
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
@@ -259,20 +260,24 @@ def format_for(kind: Kind) -> Format:
 
 def detect(lines: Sequence[str], path: str | None = None) -> FormatInfo:
     """Which format a file is (spec section 3), from its first JSON object. That first line can be foreign (another
-    agent's line, a header pasted from elsewhere): when no format recognises it, or another format recognises the
-    next object, the next one decides, so a session whose header was replaced is still told that it has none. A
-    file without any object is recognised by its name."""
-    seen = [_recognised(obj, number) for number, obj in first_objects(lines, FOREIGN_LINES + 1)]
+    agent's line, a header pasted from elsewhere): the first objects vote, each for the format that recognises it,
+    and the first object of the format most of them name decides (the first object on a tie; it must be one of the
+    first two), so a session whose
+    header was replaced is still told that it has none. A file without any object is recognised by its name."""
+    seen = [_recognised(obj, number) for number, obj in first_objects(lines, VOTERS)]
     if not seen:
         for face in FORMATS.values() if path else ():
             info = face.recognise_name(path or "")
             if info is not None:
                 return info
         return UNKNOWN
-    first, *rest = seen
-    if rest and rest[0] is not None and (first is None or first.kind is not rest[0].kind):
-        return rest[0]
-    return first or UNKNOWN
+    votes = Counter(info.kind for info in seen if info is not None)
+    if not votes:
+        return UNKNOWN
+    most = max(votes.values())
+    index, winner = next((index, info) for index, info in enumerate(seen)
+                         if info is not None and votes[info.kind] == most)
+    return winner if index <= FOREIGN_LINES else UNKNOWN
 
 
 def _recognised(obj: dict[str, Any], number: int) -> FormatInfo | None:
@@ -283,6 +288,9 @@ def _recognised(obj: dict[str, Any], number: int) -> FormatInfo | None:
     return None
 
 
+VOTERS = 3
+"""How many first objects vote on a file's format: a foreign line in the header's place is outvoted by the two
+records after it."""
 FOREIGN_LINES = 1
-"""How many first objects no format recognises detection looks past: one, in the header's place (more, and the file
-is some other JSON Lines that happens to hold an entry-like object)."""
+"""How many foreign first objects detection looks past: one, in the header's place (more, and the file is some other
+JSON Lines that happens to hold an entry-like object)."""

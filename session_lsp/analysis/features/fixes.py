@@ -13,6 +13,7 @@ removed.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 
 import msgspec
@@ -92,8 +93,37 @@ def _final_newline(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     return _fix(diagnostic.code, "Add the final newline", TextEdit(Span(last, end, last, end), "\n"))
 
 
+_BAD_ESCAPE = re.compile(r'\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})')
+"""A backslash JSON does not allow after it (a hand edit's `\\q`, `\\x41`, `\\u12`)."""
+
+
+def _an_object(text: str) -> bool:
+    try:
+        return isinstance(msgspec.json.decode(text), dict)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+
+
+def _salvaged(text: str) -> tuple[str, str] | None:
+    """The line as one record, when a mechanical repair gives one: NUL bytes left out, a stray backslash escaped, or
+    a torn start cut (a record appended after a write that never finished). With what was done, for the title."""
+    if "\x00" in text and _an_object(mended := text.replace("\x00", "")):
+        return mended, "Remove the NUL bytes"
+    if _an_object(mended := _BAD_ESCAPE.sub(r"\\\\", text)):
+        return mended, "Escape the stray backslash"
+    for found in re.finditer(r'\{"', text):
+        if found.start() and _an_object(text[found.start():]):
+            return text[found.start():], "Cut the torn start (the record after it is whole)"
+    return None
+
+
 def _torn_tail(doc: Document, diagnostic: Diagnostic) -> Fix | None:
-    """Only the last line, with no newline after it: a write the agent never finished. The agent drops it too."""
+    """A line JSON cannot read, made one record again where a mechanical repair does it; else, only for the last
+    line with no newline after it (a write the agent never finished), the line cut: the agent drops it too."""
+    line = diagnostic.span.line
+    salvaged = _salvaged(doc.lines[line]) if line < len(doc.lines) else None
+    if salvaged is not None:
+        return _fix(diagnostic.code, salvaged[1], replace_line(doc.lines, line, salvaged[0]))
     last = len(doc.lines) - 1
     if diagnostic.span.line != last or doc.lines[last] == "":
         return None
@@ -261,6 +291,9 @@ def _missing_field(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         return None
     line, key = diagnostic.span.line, path[-1]
     value = _open_call(doc, line) if path == ["message", "toolCallId"] else NEUTRAL.get(key)
+    role = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message", "role"))
+    if path == ["message", "content"] and role is not None and jsonscan.string_value(doc.lines[line], role) == "system":
+        value = ""  # a system message's content is a string: pi 1.6 sends the missing one as ""
     if value is None:
         return None
     text = doc.lines[line]
