@@ -16,16 +16,14 @@ abandoned branches included; the fix (version 3) gives the tree back, so those b
 again (still in the file, one navigation away)."""
 
 UNREPAIRED = {
-    "broken-escape": "a hand edit left a backslash JSON does not allow (`\\q`): no fixer re-escapes it yet (ELY001)",
-    "nul-bytes": "NUL bytes inside a line: no fixer strips them yet (ELY001)",
-    "torn-then-appended": "a torn line with the next record appended to it: no fixer keeps the whole record at its "
-                          "end yet (ELY001 mid-file; only a torn last line is cut)",
+    "broken-escape": "a hand edit that breaks a string's escapes so that no single mechanical repair (escaping a stray "
+                     "backslash) makes the line JSON again: 3 of the 10 mutants (ELY001)",
     "system-damaged": "a `system` message with a wrong-typed field: no fixer for ELY033 on it yet",
     "context-edit-damaged": "a `context_edit` whose replacement pi refuses: no fixer for ELY059 yet",
     "context-edit-of-calls": "a `context_edit` that drops tool calls whose results stay: no fixer for ELY077 yet",
-    "missing-field": "a required field filled with a neutral value that pi still throws on (ELY032 on some fields)",
-    "foreign-header": "a header replaced by another session's or agent's line: the header fix does not yet replace "
-                      "a foreign first line",
+    "missing-field": "2 of 10 mutants: a required field with no neutral value to give, and pi throws without it "
+                     "(ELY032 stays)",
+    "foreign-header": "1 of 10 mutants: after the header fix, ELY010 and ELY032 stay (not investigated yet)",
 }
 """Mutant kinds (issue 20's new ones) that `fix --unsafe-fixes` does not repair yet, with why: the proof still
 requires that no message is lost for them."""
