@@ -289,3 +289,19 @@ def test_a_replaced_link_model_is_freed_at_once(text: str, no_cycle_collector: N
     document.edit(1, 0, 1, 0, "\n")
     assert document.linked.model is not old()
     assert old() is None
+
+
+def test_a_lone_surrogate_in_the_text_is_read_as_an_editor_saves_it() -> None:
+    """The core never raises: a str can hold a lone UTF-16 surrogate (an API caller's, a JSON escape decoded), which
+    no file can; it is analysed as the U+FFFD an editor writes for it, in the text given and in an edit."""
+    header = '{"type":"session","version":3,"id":"x\ud800"}'
+    entry = '{"type":"message","id":"a\udfff","parentId":null,"timestamp":"2026-03-01T09:00:01.000Z",' \
+            '"message":{"role":"user","content":"hi\ud83d","timestamp":1}}'
+    text = f"\ud800{header}\n{entry}\n"
+    document = analyze(text)
+    assert document.diagnostics() == analyze(text.replace("\ud800", "\ufffd").replace("\udfff", "\ufffd")
+                                              .replace("\ud83d", "\ufffd")).diagnostics()
+    clean = analyze(f"{header.replace(chr(0xd800), 'y')}\n")
+    clean.edit(0, 5, 0, 5, "\udc00")
+    assert clean.lines[0][5] == "\ufffd"
+    assert_matches_fresh(clean, clean.text)
