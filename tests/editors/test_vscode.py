@@ -195,6 +195,10 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     assert "user: Fix the failing parser test" in tree, tree
     assert "2 branches" in tree, tree
     assert "active leaf" in tree, tree
+    # "Ship it" has parentId 'deadbeef', which names no entry: an orphan root, marked with why.
+    orphan = [row for row in data["tree"] if "Ship it" in row]
+    assert orphan and "orphan: " in orphan[0] and "deadbeef" in orphan[0], data["tree"]
+    assert all("orphan" not in row for row in data["tree"] if "Ship it" not in row), data["tree"]
 
     assert "context at line" in data["context_tab"]
     assert "Model context from line" in data["context_text"], data["context_text"]

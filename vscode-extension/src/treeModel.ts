@@ -150,8 +150,15 @@ export function title(entry: TreeNode): string {
   return text || entry.role || entry.type || (entry.kind === "turn" ? `turn ${entry.id ?? ""}`.trim() : "entry");
 }
 
+/** Why a root is one only because its parent link is broken (pi's context walk stops there), or undefined. */
+export function orphanReason(entry: TreeNode): string | undefined {
+  return typeof entry.orphan === "string" && entry.orphan ? entry.orphan : undefined;
+}
+
 export function description(view: ViewNode): string {
   const parts: string[] = [];
+  const orphan = orphanReason(view.entry);
+  if (orphan) parts.push(`⚠ orphan: ${orphan}`);
   if (view.entry.label) parts.push(`🏷 ${view.entry.label}`);
   if (view.branchPoint) parts.push(`⑂ ${view.children.filter((child) => child.head).length} branches`);
   if (view.leaf) parts.push("● active leaf");

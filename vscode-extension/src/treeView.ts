@@ -2,7 +2,7 @@
 import * as vscode from "vscode";
 
 import type { TreeResult } from "./protocol";
-import { ViewModel, ViewNode, build, description, iconName, title } from "./treeModel";
+import { ViewModel, ViewNode, build, description, iconName, orphanReason, title } from "./treeModel";
 
 type Fetch = (uri: vscode.Uri) => Promise<TreeResult | undefined>;
 
@@ -107,13 +107,17 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<ViewNode> {
     const item = new vscode.TreeItem(title(node.entry), state);
     item.id = `${this.uri?.toString()}#${node.entry.line}`;
     item.description = description(node);
-    item.tooltip = new vscode.MarkdownString(
-      [`**${title(node.entry)}**`, node.entry.id ? `id \`${node.entry.id}\`` : "", node.onActivePath ? "on the active path (sent to the model)" : "off the active path"]
-        .filter(Boolean)
-        .join("\n\n"),
-    );
-    item.iconPath = new vscode.ThemeIcon(iconName(node.entry), node.onActivePath ? new vscode.ThemeColor("charts.green") : undefined);
-    item.contextValue = node.leaf ? "sessionLsp.leaf" : node.branchPoint ? "sessionLsp.branchPoint" : "sessionLsp.entry";
+    const orphan = orphanReason(node.entry);
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendMarkdown(`**`).appendText(title(node.entry)).appendMarkdown(`**`);
+    if (node.entry.id) tooltip.appendMarkdown("\n\nid ").appendText(node.entry.id);
+    if (orphan) tooltip.appendMarkdown("\n\n").appendText(`orphan: ${orphan}; pi's context walk stops at this entry`);
+    tooltip.appendMarkdown("\n\n").appendText(node.onActivePath ? "on the active path (sent to the model)" : "off the active path");
+    item.tooltip = tooltip;
+    item.iconPath = orphan
+      ? new vscode.ThemeIcon("debug-disconnect", new vscode.ThemeColor("problemsWarningIcon.foreground"))
+      : new vscode.ThemeIcon(iconName(node.entry), node.onActivePath ? new vscode.ThemeColor("charts.green") : undefined);
+    item.contextValue = node.leaf ? "sessionLsp.leaf" : orphan ? "sessionLsp.orphan" : node.branchPoint ? "sessionLsp.branchPoint" : "sessionLsp.entry";
     if (this.uri) {
       item.command = { command: "sessionLsp.tree.reveal", title: "Reveal Entry", arguments: [this.uri.toString(), node.entry.line] };
     }

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { test } from "node:test";
 
 import type { TreeNode, TreeResult } from "../src/protocol";
-import { ViewNode, build, description, title } from "../src/treeModel";
+import { ViewNode, build, description, orphanReason, title } from "../src/treeModel";
 
 /** Elyra nodes as payloads.tree sends them: children from the parents, in the order given. */
 function elyra(pairs: Array<[number, number | null]>, extra: Pick<TreeResult, "leaf" | "active_path" | "roots"> = {}): TreeResult {
@@ -81,4 +81,21 @@ test("titles are the server's, on one line; labels and the leaf show in the desc
   assert.equal(title(only.entry), "user: fix the parser please");
   assert.equal(description(only), "🏷 start  ● active leaf  line 1");
   assert.equal(title({ line: 3, parent: null, type: "model_change", title: "" }), "model_change");
+});
+
+test("an orphan root (its parentId names no entry) says why; a root with parentId null does not", () => {
+  const tree = elyra([[1, null], [2, 1], [5, 99], [6, 5]], { leaf: 2, active_path: [1, 2], roots: [1, 5] });
+  tree.nodes!.find((n) => n.line === 5)!.orphan = "its parentId 'deadbeef' names no entry in this file";
+  const model = build(tree);
+  assert.deepEqual(shape(model.roots), [{ 1: [2] }, { 5: [6] }]);
+  assert.equal(orphanReason(model.byLine.get(5)!.entry), "its parentId 'deadbeef' names no entry in this file");
+  assert.equal(description(model.byLine.get(5)!), "⚠ orphan: its parentId 'deadbeef' names no entry in this file  line 6");
+  for (const line of [1, 2, 6]) {
+    assert.equal(orphanReason(model.byLine.get(line)!.entry), undefined);
+    assert.doesNotMatch(description(model.byLine.get(line)!), /orphan/);
+  }
+  // Any JSON value may arrive: only a non-empty string is a reason.
+  assert.equal(orphanReason({ line: 0, title: "", orphan: null }), undefined);
+  assert.equal(orphanReason({ line: 0, title: "", orphan: "" }), undefined);
+  assert.equal(orphanReason({ line: 0, title: "", orphan: 3 as unknown as string }), undefined);
 });
