@@ -29,8 +29,8 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 """Real files copied byte for byte from the shared corpus (see corpus/SOURCES.md), so a clone tests alone."""
 LINE_CODES = frozenset({
     "ELY001", "ELY002", "ELY003", "ELY004", "ELY012", "ELY014", "ELY015", "ELY016", "ELY017", "ELY021", "ELY022",
-    "ELY023", "ELY024", "ELY030", "ELY031", "ELY032", "ELY033", "ELY034", "ELY035", "ELY041", "ELY054", "ELY055",
-    "ELY057", "ELY060", "ELY061", "ELY062", "ELY063", "ELY064", "ELY065", "ELY066", "ELY067", "ELY080",
+    "ELY023", "ELY024", "ELY030", "ELY031", "ELY032", "ELY033", "ELY034", "ELY035", "ELY041", "ELY048", "ELY054",
+    "ELY055", "ELY057", "ELY060", "ELY061", "ELY062", "ELY063", "ELY064", "ELY065", "ELY066", "ELY067", "ELY080",
 })
 GLUED = {"pi-mono__session__v1__has-concatenated-line.jsonl": 440,
          "pi-mono__compact__v1__has-concatenated-line.jsonl": 1013}
@@ -415,3 +415,29 @@ def test_lone_surrogate_escapes_are_read_as_json_parse_reads_them() -> None:
     result = analyze_line(text, V3)
     assert result.kind is LineKind.OBJECT and not result.issues
     assert result.title == "custom cut \ufffd here, pair 😀, \\ud800"
+
+
+def _elyra_lines() -> list[str]:
+    files = [*sorted(CORPUS.glob("elyra*/**/*.jsonl")), *sorted((CORPUS.parent / "cases" / "elyra").rglob("*.jsonl"))]
+    return [text for path in files for text in split_lines(path.read_bytes().decode("utf-8", "replace")) if text]
+
+
+@pytest.mark.parametrize("release", sorted(RELEASES))
+def test_plain_message_guard_reads_lines_as_the_full_pass(release: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_plain_message` only skips rules that cannot fire: every line of the corpus and the rule cases gives the same
+    result, facts and the state it leaves for the next line, with the guard as without it."""
+    from session_lsp.analysis.elyra import line_pass
+
+    lines = _elyra_lines()
+    assert len(lines) > 1000
+    pi = RELEASES[release]
+    for info in (V1, V2, V3, FormatInfo(Kind.ELYRA, None, 0)):
+        guarded_state, full_state = line_pass.LineState(titles=False), line_pass.LineState(titles=False)
+        guarded = [analyze_line(text, info, guarded_state, pi) for text in lines]
+        with monkeypatch.context() as patch:
+            patch.setattr(line_pass, "_plain_message", lambda *args: None)
+            full = [analyze_line(text, info, full_state, pi) for text in lines]
+        assert guarded == full
+        taken = sum(1 for text, result in zip(lines, guarded, strict=True)
+                    if '"type":"message"' in text and not result.issues)
+        assert taken > 500  # the guard is exercised, not only its fallback

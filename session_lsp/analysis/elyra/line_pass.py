@@ -93,12 +93,81 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
     except UnicodeEncodeError:
         # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
         return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release)
+    if line.__class__ is _MESSAGE_ENTRY:
+        plain = _plain_message(line, info, release, state)
+        if plain is not None:
+            return _LineResult(_OBJECT, plain) if not state.titles else \
+                line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared))
     findings: list[Finding] = []
     if line.type == "message":
         facts = _entry(line, info, findings, release, state)
         return line_result(_OBJECT, facts, to_issues(text, findings) if findings else (),
                            entry_title(line, facts, state.shared) if state.titles else "")
     return _object(text, line, info, findings, release, state)
+
+
+def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: LineState) -> EntryFacts | None:
+    """The facts of a `message` entry that no rule has anything to say about, in the form pi writes most lines (a
+    v2+ tree entry with an 8-hex id, pi's timestamp, a user, assistant or tool result message a release knows, no
+    image, a plain stop reason); None for any other line, which the full pass (`_entry`) then reads. A guard, not a
+    second set of rules: each test only says that no rule of `_entry` can fire, and the facts are the ones `_entry`
+    makes (tests/test_elyra_line.py compares both on every line of the corpus)."""
+    version = info.version
+    entry_id, parent, timestamp = entry.id, entry.parent_id, entry.timestamp
+    if (version is not None and version < 2) or entry_id is UNSET or parent is UNSET or parent == "" \
+            or len(entry_id) != 8 or entry_id.strip(_HEX) or not _is_pi_time(timestamp):
+        return None
+    message = entry.message
+    cls = message.__class__
+    shared = state.shared
+    if cls is _ASSISTANT:
+        stop = message.stop_reason
+        usage = message.usage
+        level = message.thinking_level
+        if stop not in _PLAIN_STOPS or message.error_message is not UNSET or release.unknown_fields \
+                or (level is not UNSET and level not in release.thinking_levels) \
+                or usage.total_tokens is UNSET or usage.cost is UNSET or "assistant" in release.unknown_roles:
+            return None
+        calls = [_ToolCallFact(block.id, shared(block.name), index)
+                 for index, block in enumerate(message.content) if block.__class__ is _TOOL_CALL]
+        last_id = state.last_id
+        parent = last_id.same(parent)
+        last_id.value = entry_id
+        if calls:
+            state.calls = {call.id: call.id for call in calls}
+            return EntryFacts("message", entry_id, True, parent, True, timestamp, "assistant", shared(stop),
+                              tuple(calls))
+        return EntryFacts("message", entry_id, True, parent, True, timestamp, "assistant", shared(stop))
+    if cls is _TOOL_RESULT:
+        content = message.content
+        if "toolResult" in release.unknown_roles or any(block.__class__ is _IMAGE for block in content):
+            return None
+        call_id = message.tool_call_id
+        last_id = state.last_id
+        parent = last_id.same(parent)
+        last_id.value = entry_id
+        return EntryFacts("message", entry_id, True, parent, True, timestamp, "toolResult", None, (),
+                          state.calls.get(call_id, call_id), shared(message.tool_name))
+    if cls is _USER:
+        content = message.content
+        if "user" in release.unknown_roles or (content.__class__ is list
+                                               and any(block.__class__ is _IMAGE for block in content)):
+            return None
+        last_id = state.last_id
+        parent = last_id.same(parent)
+        last_id.value = entry_id
+        return EntryFacts("message", entry_id, True, parent, True, timestamp, "user")
+    return None
+
+
+_MESSAGE_ENTRY = schema.MessageEntry
+_ASSISTANT = schema.AssistantMessage
+_TOOL_RESULT = schema.ToolResultMessage
+_USER = schema.UserMessage
+_TOOL_CALL = schema.ToolCall
+_IMAGE = schema.ImageContent
+_ToolCallFact = ToolCallFact
+_LineResult = LineResult
 
 
 def line_title(text: str, result: LineResult, state: LineState) -> str | None:
