@@ -10,9 +10,11 @@ Checks, each applied when Codex's behaviour calls for it:
 - refused: Codex sent nothing and exited with an error -> `refused` says so and `check` has an error.
 - resumed: Codex sent a request -> `refused` is null.
 - context: the items session-lsp predicts are those Codex sends, byte for byte as JSON values.
-- dropped-line: an item the clean seed's request has is missing from the mutant's -> an error on the line that
-  held it (a line found by the item's id; without one, an error anywhere).
+- dropped-line: an item the clean seed's request has (by id) is missing from the mutant's, and the line that held it
+  (found by the item's id) is damaged (no line of the clean seed has its bytes) -> an error on that line.
 - lost: Codex sends fewer items than for the clean seed, or a synthetic "aborted" output -> `check` has an error.
+  Not applied when the mutant holds a `thread_rolled_back` event the seed does not: pruning what the user rolled
+  back is no loss (the context check holds session-lsp to the pruning).
 - clean: Codex sends exactly what it sends for the clean seed -> `check` has no error.
 - quiet: a rollout the real CLI wrote (corpus, seeds) -> no error or warning at all.
 """
@@ -40,6 +42,7 @@ RELEASE = codex_oracle.VERSION
 CHECKS = ("refused", "resumed", "context", "dropped-line", "lost", "clean", "quiet")
 ABORTED = "aborted"
 """The output Codex puts in for a call whose output is not in the rollout."""
+ROLLBACK = b'"thread_rolled_back"'
 install_problem = codex_oracle.install_problem
 
 
@@ -99,22 +102,31 @@ def predict(data: bytes, name: str) -> Prediction:
     return Prediction(document.diagnostics(), refused if isinstance(refused, str) else None, items)
 
 
-def _key(item: Any) -> str:
-    return json.dumps(item, sort_keys=True)
+def _ident(item: Any) -> str:
+    """An item's id (sent with the item as the file has it), or the item itself when it has none."""
+    ident = item.get("id") if isinstance(item, dict) else None
+    return ident if isinstance(ident, str) else json.dumps(item, sort_keys=True)
 
 
-def _holder(lines: list[bytes], item: Any) -> int | None:
-    """The line of the mutant that held an item (found by its id)."""
+def _damaged_holders(data: bytes, seed: bytes, item: Any) -> list[int]:
+    """The damaged lines of the mutant that hold an item's id (lines no line of the seed equals)."""
     ident = item.get("id") if isinstance(item, dict) else None
     if not isinstance(ident, str) or not ident:
-        return None
+        return []
     needle = json.dumps(ident).encode()
-    return next((index for index, line in enumerate(lines) if needle in line), None)
+    intact = set(seed.split(b"\n"))
+    return [index for index, line in enumerate(data.split(b"\n")) if needle in line and line not in intact]
 
 
-def judge(name: str, kind: str, data: bytes, rollout: str, result: Result, clean: list[Any] | None) -> Verdict:
-    """One file's verdict. `clean` is what Codex sends for the file's clean seed (None for a rollout the real CLI
-    wrote, which is its own seed)."""
+class Clean(msgspec.Struct, frozen=True):
+    """A clean rollout and what Codex sends for it."""
+    data: bytes
+    sent: list[Any]
+
+
+def judge(name: str, kind: str, data: bytes, rollout: str, result: Result, clean: Clean | None) -> Verdict:
+    """One file's verdict. `clean` is the file's clean seed and what Codex sends for it (None for a rollout the
+    real CLI wrote, which is its own seed)."""
     predicted = predict(data, Path(rollout).name)
     errors = [d for d in predicted.diagnostics if d.severity is Severity.ERROR]
     problems = [d for d in predicted.diagnostics if d.severity <= Severity.WARNING]
@@ -135,15 +147,16 @@ def judge(name: str, kind: str, data: bytes, rollout: str, result: Result, clean
     if clean is None:
         check("quiet", not problems)
         return Verdict(name, kind, RELEASE, failed, applied)
-    missing = Counter(map(_key, clean)) - Counter(map(_key, real))
-    if missing:
-        lines = data.split(b"\n")
+    missing = Counter(map(_ident, clean.sent)) - Counter(map(_ident, real))
+    holders = {line for item in clean.sent if _ident(item) in missing
+               for line in _damaged_holders(data, clean.data, item)}
+    if holders:
         error_lines = {line for d in errors for line in range(d.span.line, d.span.end_line + 1)}
-        holders = [_holder(lines, item) for item in clean if _key(item) in missing]
-        check("dropped-line", bool(errors) and all(h is None or h in error_lines for h in holders))
-    if len(real) < len(clean) or _aborted(real) > _aborted(clean):
+        check("dropped-line", holders <= error_lines)
+    rolled_back = ROLLBACK in data and ROLLBACK not in clean.data
+    if (len(real) < len(clean.sent) or _aborted(real) > _aborted(clean.sent)) and not rolled_back:
         check("lost", bool(errors))
-    elif real == clean:
+    elif real == clean.sent:
         check("clean", not errors)
     return Verdict(name, kind, RELEASE, failed, applied)
 
@@ -166,9 +179,10 @@ def run(count: int = codex_mutants.MUTANTS) -> list[Verdict]:
     made = codex_mutants.generate([(r.name, r.data) for r in clean], count)
     results = codex_oracle.run(cases(clean, made))
     verdicts: list[Verdict] = []
-    sent_clean: dict[str, list[Any] | None] = {}
+    sent_clean: dict[str, Clean | None] = {}
     for rollout, result in zip(clean, results, strict=False):
-        sent_clean[rollout.name] = sent(result, rollout.path, rollout.data)
+        request = sent(result, rollout.path, rollout.data)
+        sent_clean[rollout.name] = None if request is None else Clean(rollout.data, request)
         kind = "seed" if rollout.name.startswith("seed-") else "corpus"
         verdicts.append(judge(rollout.name, kind, rollout.data, rollout.path, result, None))
     by_name = {rollout.name: rollout for rollout in clean}
