@@ -39,8 +39,17 @@ def _items(payload: dict) -> list[dict]:
             for m in payload["messages"]]
 
 
+def _as_sent(item: dict) -> dict:
+    """An item as the real Codex sends it: without its internal metadata, a reasoning item with its
+    encrypted_content (null when the file has none)."""
+    out = {key: value for key, value in item.items() if key != "internal_chat_message_metadata_passthrough"}
+    if out["type"] == "reasoning":
+        out.setdefault("encrypted_content", None)
+    return out
+
+
 def _sent_as_written(path: Path) -> list[dict]:
-    return [row["payload"] for row in _rows(path) if row["type"] == "response_item"]
+    return [_as_sent(row["payload"]) for row in _rows(path) if row["type"] == "response_item"]
 
 
 # --- detection -------------------------------------------------------------------------------------------------
@@ -69,8 +78,8 @@ def test_a_rollout_without_compaction_is_sent_as_written(path: Path) -> None:
 def test_a_compacted_rollout_sends_the_last_replacement_history_then_what_follows() -> None:
     rows = _rows(COMPACTED)
     last = max(n for n, row in enumerate(rows) if row["type"] == "compacted")
-    expected = rows[last]["payload"]["replacement_history"] + [
-        row["payload"] for row in rows[last:] if row["type"] == "response_item"]
+    expected = [_as_sent(item) for item in rows[last]["payload"]["replacement_history"]] + [
+        _as_sent(row["payload"]) for row in rows[last:] if row["type"] == "response_item"]
     assert _items(_context(COMPACTED)) == expected
 
 
@@ -149,3 +158,40 @@ def test_outline_and_tree_go_by_turn() -> None:
     tree = features.tree(document)
     assert [node["kind"] for node in tree["nodes"]] == ["record", "turn", "turn", "turn"]
     assert tree["session_id"] == "01a24544-ef77-76d2-ad46-9e07c57223d1"
+
+
+# --- what the real Codex was seen to do with damaged rollouts (the conformance suite's findings) ----------------
+
+def _compacted(history: list, metadata: int) -> str:
+    rows = _rows(CASES / "clean-one-turn.jsonl")
+    rows.append({"timestamp": "2026-12-05T08:14:24.008Z", "ordinal": 8, "type": "compacted",
+                 "payload": {"message": "Summary.", "replacement_history": history,
+                             "replacement_history_metadata": [{"history_sequence": n} for n in range(metadata)]}})
+    rows.append({"timestamp": "2026-12-05T08:14:24.009Z", "ordinal": 9, "type": "response_item",
+                 "payload": {"type": "message", "id": "msg_u2", "role": "user",
+                             "content": [{"type": "input_text", "text": "Next."}]}})
+    return "".join(json.dumps(row) + "\n" for row in rows)
+
+
+def test_an_unknown_item_of_a_replacement_history_is_sent_as_other() -> None:
+    prompt = {"type": "message", "id": "msg_u1", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}
+    items = _items(_context(_compacted([prompt, {"type": "mystery_item", "x": 1}], 2)))
+    assert items == [prompt, {"type": "other"}, items[2]] and items[2]["id"] == "msg_u2"
+
+
+def test_a_compaction_whose_metadata_differs_in_length_is_ignored() -> None:
+    prompt = {"type": "message", "id": "msg_s", "role": "user", "content": [{"type": "input_text", "text": "S"}]}
+    items = _items(_context(_compacted([prompt], 2)))
+    assert [i.get("id") for i in items] == ["msg_u1", "fc_1", "fco_1", "msg_a1", "msg_u2"]
+
+
+def test_an_output_with_a_null_call_id_is_sent_without_one() -> None:
+    items = _items(_context(CASES / "CDX020-output-without-call-id.jsonl"))
+    assert items[2]["output"] == "aborted" and items[3] == {"type": "function_call_output", "id": "fco_1",
+                                                            "output": "notes.py\n"}
+
+
+def test_a_last_record_without_ordinal_is_refused() -> None:
+    assert _context(CASES / "CDX031-ordinal-missing-on-the-last-record.jsonl")["refused"] == (
+        f"failed to resume local thread recorder: final paginated rollout record at {NAME} is missing an ordinal")
+    assert _context(CASES / "CDX031-ordinal-missing.jsonl")["refused"] is None

@@ -47,8 +47,15 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None) ->
         return _slow(text, state)
     issues = _envelope_issues(text, envelope.timestamp, envelope.ordinal, "ordinal" in text)
     if any(issue.severity is None and issue.code in ("CDX008", "CDX030") for issue in issues):
-        facts = Facts(state.shared(envelope.type), readable=False)
+        facts = Facts(state.shared(envelope.type), readable=False, ordinal=_ordinal(envelope.ordinal),
+                      has_ordinal=envelope.ordinal is not None)
         return line_result(LineKind.OBJECT, facts, issues, f"{envelope.type} (not read)" if state.titles else "")
+    broken = _replacement_issues(text, payload) if isinstance(payload, s.Compacted) else ()
+    if broken:
+        facts = Facts(state.shared(envelope.type), readable=False, ordinal=_ordinal(envelope.ordinal),
+                      has_ordinal=envelope.ordinal is not None)
+        return line_result(LineKind.OBJECT, facts, issues + broken,
+                           "compacted (not read)" if state.titles else "")
     facts = _facts(envelope, payload, text, state)
     issues += _payload_issues(text, envelope.type, payload)
     return line_result(LineKind.OBJECT, facts, issues, title(envelope.type, payload) if state.titles else "")
@@ -133,6 +140,30 @@ def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool) -> 
     return tuple(issues)
 
 
+_ITEM = msgspec.json.Decoder(s.ResponseItem)
+
+
+def _replacement_issues(text: str, payload: s.Compacted) -> tuple[LineIssue, ...]:
+    """A replacement_history item that is not a response item Codex can read (not an object, no string `type`, a
+    known kind whose fields do not fit) makes the whole compacted line unreadable: Codex ignores the compaction."""
+    for number, item in enumerate(payload.replacement_history or ()):
+        path: Path = ("payload", "replacement_history", number)
+        kind = item.get("type") if isinstance(item, dict) else None
+        if isinstance(kind, str) and kind not in s.ITEM_KINDS:
+            continue  # read as `Other`, sent as {"type":"other"}
+        problems = [] if isinstance(kind, str) else [f"{validate.json_type(item)} is not a response item"
+                                                     if not isinstance(item, dict) else "no string `type`"]
+        if not problems and isinstance(kind, str):
+            problems = [f"`{dotted(i.path)}`: {i.message}" for i in validate.check(item, s.ITEM_KINDS[kind])
+                        if i.kind is not IssueKind.UNKNOWN_FIELD]
+        if problems:
+            start, end = _span(text, path)
+            return (LineIssue("CDX005", start, end, f"replacement_history item {number}: {problems[0]}: {LOST}, so "
+                              "the compaction is ignored on resume (the history is rebuilt from the compaction "
+                              "before it, or the start, and every item after it)"),)
+    return ()
+
+
 def _payload_issues(text: str, tag: str, payload: Any) -> tuple[LineIssue, ...]:
     if isinstance(payload, s.Event) and payload.type not in s.EVENT_KINDS:
         start, end = _span(text, ("payload", "type"))
@@ -205,7 +236,7 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
         else:
             start, end = content_span(text)
             message = f"no `type`: {LOST} (every rollout line is `{{timestamp, type, payload}}`)"
-        return line_result(LineKind.OBJECT, Facts("", readable=False),
+        return line_result(LineKind.OBJECT, Facts("", readable=False, has_ordinal="ordinal" in obj),
                            (LineIssue("CDX005", start, end, message, Severity.WARNING),),
                            "record without type" if titled else "")
     shared = state.shared(tag)
@@ -213,7 +244,7 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
         start, end = _span(text, ("type",))
         message = (f"`{tag}` is not a line type Codex 0.171 knows: it skips the line when it resumes (a newer "
                    "release's record, or a typo)")
-        return line_result(LineKind.OBJECT, Facts(shared, readable=False),
+        return line_result(LineKind.OBJECT, Facts(shared, readable=False, has_ordinal="ordinal" in obj),
                            (LineIssue("CDX006", start, end, message),), tag if titled else "")
     issues = list(_envelope_issues(text, obj.get("timestamp"), obj.get("ordinal"), "ordinal" in obj))
     payload = obj.get("payload")

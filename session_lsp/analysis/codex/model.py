@@ -80,6 +80,10 @@ class CodexModel:
         self.outputs = outputs
         self.turn_starts = turns_by_id
         self.turns = self._turns()
+        last = records[-1] if records else None
+        self.unnumbered_end = last if last is not None and not last.facts.has_ordinal and any(
+            r.facts.has_ordinal for r in records) else None
+        """The last record, when it has no `ordinal` and others have: Codex refuses to resume the file."""
         self.rolled_back: dict[int, list[int]] = {}
         """A thread_rolled_back record -> the records its rollback drops from the history."""
         history, self.orphans, self.synthetic = self._replay()
@@ -109,6 +113,12 @@ class CodexModel:
         close()
         return turns
 
+    @staticmethod
+    def ignored(f: Facts) -> bool:
+        """A compaction whose replacement_history and its metadata differ in length: Codex ignores it (the real
+        0.171.0 rebuilt the history from the compaction before it, and every item after that)."""
+        return f.replaced is not None and f.replaced_meta is not None and f.replaced != f.replaced_meta
+
     def _kept(self, entry: Entry) -> Kept | Facts:
         record = self.records[entry.record]
         if entry.position >= 0:
@@ -124,6 +134,8 @@ class CodexModel:
             if f.tag == "response_item" and f.sent:
                 history.append(Entry(index))
             elif f.tag == "compacted":
+                if self.ignored(f):
+                    continue
                 if f.replaced is not None:
                     history = [Entry(index, n) for n, kept in enumerate(f.kept) if kept.sent]
                 else:
