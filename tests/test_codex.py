@@ -195,3 +195,26 @@ def test_a_last_record_without_ordinal_is_refused() -> None:
     assert _context(CASES / "CDX031-ordinal-missing-on-the-last-record.jsonl")["refused"] == (
         f"failed to resume local thread recorder: final paginated rollout record at {NAME} is missing an ordinal")
     assert _context(CASES / "CDX031-ordinal-missing.jsonl")["refused"] is None
+
+
+def test_a_damaged_line_that_held_no_item_sent_or_was_compacted_away_is_a_warning() -> None:
+    rows = COMPACTED.read_text(encoding="utf-8").split("\n")
+    compaction = max(n for n, row in enumerate(rows) if '"type":"compacted"' in row)
+    item = next(n for n, row in enumerate(rows) if '"type":"function_call_output"' in row)
+    event = next(n for n, row in enumerate(rows) if n > compaction and '"type":"event_msg"' in row)
+    assert item < compaction
+    rows[item] = rows[item][: len(rows[item]) // 2]  # torn, above the last compaction
+    rows[event] = rows[event].replace('"timestamp":"', '"timestamp":1,"x":"', 1)  # an event Codex cannot read
+    document = analyze("\n".join(rows), Options(path=NAME))
+    found = {(d.span.line, d.code): d for d in document.diagnostics()}
+    assert found[(item, "CDX001")].severity.label == "warning" and "compacted away" in found[(item, "CDX001")].message
+    assert found[(event, "CDX008")].severity.label == "warning"
+    assert [d for d in document.diagnostics() if d.severity.label == "error"] == []
+
+
+def test_a_torn_event_with_an_item_glued_after_it_loses_the_item() -> None:
+    rows = (CASES / "clean-one-turn.jsonl").read_text(encoding="utf-8").split("\n")
+    rows[1] = rows[1][:30] + rows[5]  # a torn task_started, the output's record glued after it
+    del rows[5]
+    document = analyze("\n".join(rows), Options(path=NAME))
+    assert [(d.span.line, d.code, d.severity.label) for d in document.diagnostics()][:1] == [(1, "CDX001", "error")]

@@ -86,6 +86,8 @@ class CodexModel:
         """The last record, when it has no `ordinal` and others have: Codex refuses to resume the file."""
         self.rolled_back: dict[int, list[int]] = {}
         """A thread_rolled_back record -> the records its rollback drops from the history."""
+        self.last_compaction: int | None = None
+        """The line of the last compaction Codex applies: what is above it is replaced by its history."""
         history, self.orphans, self.synthetic = self._replay()
         self.history = history
         self.sent = {entry.record for entry in history if entry.position == -1 and not entry.synthetic}
@@ -136,6 +138,7 @@ class CodexModel:
             elif f.tag == "compacted":
                 if self.ignored(f):
                     continue
+                self.last_compaction = record.line
                 if f.replaced is not None:
                     history = [Entry(index, n) for n, kept in enumerate(f.kept) if kept.sent]
                 else:
