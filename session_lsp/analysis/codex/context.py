@@ -22,6 +22,9 @@ from .model import SUMMARY, CodexModel, Entry
 EMPTY = "rollout at {} is empty"
 NOT_META = "rollout at {} does not start with session metadata"
 INVALID_META = "rollout at {} has invalid session metadata"
+NO_ORDINAL = ("failed to resume local thread recorder: final paginated rollout record at {} is missing an ordinal")
+INTERNAL = "internal_chat_message_metadata_passthrough"
+"""Written on items in the file, never sent."""
 ABORTED = "aborted"
 SYNTHETIC_NAMESPACE = uuid.UUID(int=0x90D38D3E_6A5B_4D52_BFE2_2F1E634BFAC4)
 """Codex derives a synthetic output's id from its call's id in this UUID v5 namespace (`synthetic_output_id`)."""
@@ -31,9 +34,9 @@ _ENCODER = msgspec.json.Encoder()
 def refusal(lines: Sequence[str], model: CodexModel | None, path: str | None) -> str | None:
     """The error `codex exec resume` stops with (exit 1, no request), or None when it reads the first line as the
     session metadata it requires."""
-    if model is not None and model.meta is not None:
-        return None
     where = path or "<rollout>"
+    if model is not None and model.meta is not None:
+        return NO_ORDINAL.format(where) if model.unnumbered_end is not None else None
     first = lines[0] if lines else ""
     if not first.strip():
         return EMPTY.format(where) if all(not line.strip() for line in lines) else INVALID_META.format(where)
@@ -80,10 +83,25 @@ def _item(entry: Entry, model: CodexModel, lines: Sequence[str], payloads: dict[
         note = "from the compaction's replacement_history"
     else:
         item = payload
+    item = _as_sent(item)
     if entry.synthetic:
         item = _aborted(item)
         note = "synthetic: the call has no output, Codex answers it \"aborted\""
     return CodexItem(_role(item), _text(item), record.line, note, msgspec.Raw(_ENCODER.encode(item)))
+
+
+def _as_sent(item: dict[str, Any]) -> dict[str, Any]:
+    """The item as Codex serialises it into the request: its internal metadata left out, a kind it does not know
+    as `Other`, the fields serde writes whether or not the file had them."""
+    kind = item.get("type")
+    if kind not in s.ITEM_KINDS:
+        return {"type": "other"}
+    out = {key: value for key, value in item.items() if key != INTERNAL}
+    if kind == "reasoning":
+        out.setdefault("encrypted_content", None)
+    if kind in s.OUTPUTS and out.get("call_id") is None:
+        out.pop("call_id", None)
+    return out
 
 
 def _aborted(call: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import msgspec
 
 from .. import plain
 from ..detect import FormatInfo, Kind
-from ..diagnostics import LineIssue
+from ..diagnostics import LineIssue, Severity
 from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
@@ -29,6 +29,9 @@ from .schema import LINE_TYPES, Envelope
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _ROLLOUT = re.compile(rf"(?:.*/)?rollout-\d{{4}}-\d{{2}}-\d{{2}}T\d{{2}}-\d{{2}}-\d{{2}}-({_UUID})\.jsonl(?:\.zst)?\Z")
+
+_LOST_LINE = frozenset({"CDX001", "CDX002", "CDX005", "CDX007", "CDX008", "CDX030"})
+"""Line-pass rules whose error is a record lost on resume."""
 
 _DANGLING: dict[str, tuple[str, str]] = {
     "call_id": ("call with this call_id", "CDX020"),
@@ -91,6 +94,15 @@ class CodexFormat(plain.Quiet):
 
     def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
         return None
+
+    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
+        """A damaged line above the last compaction Codex applies loses nothing it sends: the compaction's
+        replacement history stands for it."""
+        if code not in _LOST_LINE or not isinstance(model, CodexModel) or model.last_compaction is None \
+                or line >= model.last_compaction:
+            return None
+        return (f"(compacted away: the compaction on line {model.last_compaction + 1} replaces what is above it, so "
+                "nothing Codex sends is lost)", Severity.WARNING)
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
         found = _ROLLOUT.match(path or "")

@@ -82,14 +82,15 @@ def is_sent(kind: str | None, role: str | None, known: bool) -> bool:
 
 
 def kept_of(value: object, known: frozenset[str]) -> Kept:
-    """The facts of one replacement_history item, as far as its values allow."""
+    """The facts of one replacement_history item (the line pass has checked it fits). Codex puts the replacement
+    history in place as it is: every item is sent, one of a kind it does not know as `{"type":"other"}`."""
     if not isinstance(value, dict):
         return Kept("", sent=False)
     kind = value.get("type")
-    kind = kind if isinstance(kind, str) else ""
+    kind = kind if isinstance(kind, str) and kind in known else "other"
     role = value.get("role") if isinstance(value.get("role"), str) else None
     call = value.get("call_id") if isinstance(value.get("call_id"), str) else None
     content = value.get("content")
     first = content[0].get("text") if isinstance(content, list) and content and isinstance(content[0], dict) else None
     return Kept(kind, call, kind == "message" and is_prompt(role, first if isinstance(first, str) else None),
-                is_sent(kind, role, kind in known))
+                kind not in NOT_SENT)

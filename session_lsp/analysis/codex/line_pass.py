@@ -45,10 +45,17 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None) ->
         payload = decoder.decode(envelope.payload)
     except (msgspec.DecodeError, KeyError):
         return _slow(text, state)
-    issues = _envelope_issues(text, envelope.timestamp, envelope.ordinal, "ordinal" in text)
-    if any(issue.severity is None and issue.code in ("CDX008", "CDX030") for issue in issues):
-        facts = Facts(state.shared(envelope.type), readable=False)
+    issues = _envelope_issues(text, envelope.timestamp, envelope.ordinal, "ordinal" in text, envelope.type)
+    if any(issue.code == "CDX030" or (issue.code == "CDX008" and "is lost" in issue.message) for issue in issues):
+        facts = Facts(state.shared(envelope.type), readable=False, ordinal=_ordinal(envelope.ordinal),
+                      has_ordinal=envelope.ordinal is not None)
         return line_result(LineKind.OBJECT, facts, issues, f"{envelope.type} (not read)" if state.titles else "")
+    broken = _replacement_issues(text, payload) if isinstance(payload, s.Compacted) else ()
+    if broken:
+        facts = Facts(state.shared(envelope.type), readable=False, ordinal=_ordinal(envelope.ordinal),
+                      has_ordinal=envelope.ordinal is not None)
+        return line_result(LineKind.OBJECT, facts, issues + broken,
+                           "compacted (not read)" if state.titles else "")
     facts = _facts(envelope, payload, text, state)
     issues += _payload_issues(text, envelope.type, payload)
     return line_result(LineKind.OBJECT, facts, issues, title(envelope.type, payload) if state.titles else "")
@@ -110,15 +117,18 @@ def _span(text: str, path: Path, key: bool = False) -> tuple[int, int]:
     return found if found is not None else content_span(text)
 
 
-def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool) -> tuple[LineIssue, ...]:
+def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool, tag: Any) -> tuple[LineIssue, ...]:
+    """The timestamp and ordinal serde requires; a line that loses nothing sent when it is skipped (an event, a
+    token record) gets warnings."""
     issues: list[LineIssue] = []
+    lost = None if tag in _SENT else Severity.WARNING
     if not isinstance(timestamp, str):
         what = "missing" if timestamp is None and '"timestamp"' not in text else (
             f"{validate.json_type(timestamp)}, not a string")
         start, end = _span(text, ("timestamp",)) if what != "missing" else content_span(text)
         issues.append(LineIssue("CDX008", start, end, f"`timestamp` is {what}: {LOST} (serde requires the RFC 3339 "
                                 "string Codex writes), so the record on it is lost; write the time as "
-                                "\"2026-01-31T12:00:00.000Z\""))
+                                "\"2026-01-31T12:00:00.000Z\"", lost))
     elif RFC3339.match(timestamp) is None:
         start, end = _span(text, ("timestamp",))
         issues.append(LineIssue("CDX008", start, end, f"`timestamp` {ellipsized(timestamp, 40)!r} is not an RFC 3339 "
@@ -129,8 +139,32 @@ def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool) -> 
         start, end = _span(text, ("ordinal",))
         issues.append(LineIssue("CDX030", start, end, f"`ordinal` is {validate.json_type(ordinal)} "
                                 f"{msgspec.json.encode(ordinal).decode()[:20]}, not a non-negative integer: {LOST} "
-                                "(serde reads it as an unsigned integer), so the record on it is lost"))
+                                "(serde reads it as an unsigned integer), so the record on it is lost", lost))
     return tuple(issues)
+
+
+_ITEM = msgspec.json.Decoder(s.ResponseItem)
+
+
+def _replacement_issues(text: str, payload: s.Compacted) -> tuple[LineIssue, ...]:
+    """A replacement_history item that is not a response item Codex can read (not an object, no string `type`, a
+    known kind whose fields do not fit) makes the whole compacted line unreadable: Codex ignores the compaction."""
+    for number, item in enumerate(payload.replacement_history or ()):
+        path: Path = ("payload", "replacement_history", number)
+        kind = item.get("type") if isinstance(item, dict) else None
+        if isinstance(kind, str) and kind not in s.ITEM_KINDS:
+            continue  # read as `Other`, sent as {"type":"other"}
+        problems = [] if isinstance(kind, str) else [f"{validate.json_type(item)} is not a response item"
+                                                     if not isinstance(item, dict) else "no string `type`"]
+        if not problems and isinstance(kind, str):
+            problems = [f"`{dotted(i.path)}`: {i.message}" for i in validate.check(item, s.ITEM_KINDS[kind])
+                        if i.kind is not IssueKind.UNKNOWN_FIELD]
+        if problems:
+            start, end = _span(text, path)
+            return (LineIssue("CDX005", start, end, f"replacement_history item {number}: {problems[0]}: {LOST}, so "
+                              "the compaction is ignored on resume (the history is rebuilt from the compaction "
+                              "before it, or the start, and every item after it)"),)
+    return ()
 
 
 def _payload_issues(text: str, tag: str, payload: Any) -> tuple[LineIssue, ...]:
@@ -169,8 +203,8 @@ def _slow(text: str, state: LineState) -> LineResult:
 
 def _sent(text: str) -> bool:
     """Whether a damaged line seems to have held something Codex sends (a response item, a compaction)."""
-    seen = _TYPE.search(text)
-    return seen is None or seen.group(1) in _SENT
+    seen = _TYPE.findall(text)
+    return not seen or any(tag in _SENT for tag in seen)
 
 
 def _invalid(text: str, error: str, error_col: int, titled: bool) -> LineResult:
@@ -205,7 +239,7 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
         else:
             start, end = content_span(text)
             message = f"no `type`: {LOST} (every rollout line is `{{timestamp, type, payload}}`)"
-        return line_result(LineKind.OBJECT, Facts("", readable=False),
+        return line_result(LineKind.OBJECT, Facts("", readable=False, has_ordinal="ordinal" in obj),
                            (LineIssue("CDX005", start, end, message, Severity.WARNING),),
                            "record without type" if titled else "")
     shared = state.shared(tag)
@@ -213,16 +247,17 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
         start, end = _span(text, ("type",))
         message = (f"`{tag}` is not a line type Codex 0.171 knows: it skips the line when it resumes (a newer "
                    "release's record, or a typo)")
-        return line_result(LineKind.OBJECT, Facts(shared, readable=False),
+        return line_result(LineKind.OBJECT, Facts(shared, readable=False, has_ordinal="ordinal" in obj),
                            (LineIssue("CDX006", start, end, message),), tag if titled else "")
-    issues = list(_envelope_issues(text, obj.get("timestamp"), obj.get("ordinal"), "ordinal" in obj))
+    issues = list(_envelope_issues(text, obj.get("timestamp"), obj.get("ordinal"), "ordinal" in obj, tag))
     payload = obj.get("payload")
     if tag == "response_item" and isinstance(payload, dict) and isinstance(payload.get("type"), str) and \
             payload["type"] not in s.ITEM_KINDS:
         kind = payload["type"]
         start, end = _span(text, ("payload", "type"))
-        issues.append(LineIssue("CDX007", start, end, f"`{kind}` is not a response item Codex 0.171 knows: it reads "
-                                "it as `Other` and never sends it to the model (a newer release's item, or a typo)"))
+        issues.append(LineIssue("CDX007", start, end, f"`{kind}` is not a response item Codex 0.171 knows: it skips "
+                                "the line when it resumes, so the item is lost (a call lost so leaves its output "
+                                "orphaned; a newer release's item, or a typo)", Severity.ERROR))
         facts = Facts(shared, kind, readable=False, ordinal=_ordinal(obj.get("ordinal")),
                       has_ordinal="ordinal" in obj)
         return line_result(LineKind.OBJECT, facts, tuple(issues), f"{tag} {kind}" if titled else "")
@@ -239,7 +274,8 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
                     for i in validate.check(payload, s.PAYLOADS[tag]) if i.kind is not IssueKind.UNKNOWN_FIELD]
     for problem in problems:
         issues.append(_schema_issue(text, tag, problem))
-    readable = not problems and not any(i.code in ("CDX008", "CDX030") and i.severity is None for i in issues)
+    readable = not problems and not any(i.code == "CDX030" or (i.code == "CDX008" and "is lost" in i.message)
+                                        for i in issues)
     facts = _loose_facts(shared, obj, readable)
     return line_result(LineKind.OBJECT, facts, tuple(issues), f"{tag} (does not fit)" if titled else "")
 

@@ -68,6 +68,12 @@ def _pairs(model: CodexModel, issues: list[LinkIssue]) -> None:
         related = ((RelatedAnchor(Anchor(model.records[model.calls[f.call_id]].line, ("payload", "call_id")),
                                   "the call"),) if elsewhere and f.call_id is not None else ())
         issues.append(LinkIssue("CDX020", Anchor(record.line, ("payload", "call_id")), message, related=related))
+    for record in model.records:
+        f = record.facts
+        if f.tag == "response_item" and f.readable and f.kind in s.OUTPUTS and f.call_id is None:
+            message = (f"{f.kind} without a `call_id`: Codex sends it as it is, at its place, answering no call "
+                       "(the Responses API requires the call_id of an output); write its call's call_id")
+            issues.append(LinkIssue("CDX020", Anchor(record.line, ("payload",), True), message))
     for index in model.synthetic:
         record = model.records[index]
         f = record.facts
@@ -116,6 +122,12 @@ def _ordinals(model: CodexModel, issues: list[LinkIssue]) -> None:
         f = record.facts
         if not f.readable:
             continue
+        if record is model.unnumbered_end:
+            message = ("the last record has no `ordinal` where the others have one: Codex refuses to resume the "
+                       "file (\"final paginated rollout record ... is missing an ordinal\", openai/codex #45150) "
+                       "and sends nothing; give it the ordinal after the line above's")
+            issues.append(LinkIssue("CDX031", Anchor(record.line), message, Severity.ERROR))
+            continue
         if f.ordinal is None:
             message = ("no `ordinal` where the other records have one: `codex exec resume` reads the file in line "
                        "order, but paginated history cannot place the record (openai/codex #45150: a last record "
@@ -142,11 +154,11 @@ def _compactions(model: CodexModel, issues: list[LinkIssue]) -> None:
         f = record.facts
         if f.tag != "compacted" or not f.readable:
             continue
-        if f.replaced is not None and f.replaced_meta is not None and f.replaced != f.replaced_meta:
+        if model.ignored(f):
             message = (f"`replacement_history` holds {f.replaced} items but `replacement_history_metadata` "
-                       f"{f.replaced_meta}: Codex pairs them by position, so the items after the shorter list lose "
-                       "their history sequence (paginated history misplaces them); the resumed history is the "
-                       "replacement_history as written")
+                       f"{f.replaced_meta}: Codex ignores this compaction on resume, and rebuilds the history from "
+                       "the compaction before it (or the start) and every item after that, so the model gets what "
+                       "the compaction had replaced; make the two lists the same length")
             issues.append(LinkIssue("CDX040", Anchor(record.line, ("payload", "replacement_history_metadata"), True),
                                     message))
 

@@ -80,8 +80,14 @@ class CodexModel:
         self.outputs = outputs
         self.turn_starts = turns_by_id
         self.turns = self._turns()
+        last = records[-1] if records else None
+        self.unnumbered_end = last if last is not None and not last.facts.has_ordinal and any(
+            r.facts.has_ordinal for r in records) else None
+        """The last record, when it has no `ordinal` and others have: Codex refuses to resume the file."""
         self.rolled_back: dict[int, list[int]] = {}
         """A thread_rolled_back record -> the records its rollback drops from the history."""
+        self.last_compaction: int | None = None
+        """The line of the last compaction Codex applies: what is above it is replaced by its history."""
         history, self.orphans, self.synthetic = self._replay()
         self.history = history
         self.sent = {entry.record for entry in history if entry.position == -1 and not entry.synthetic}
@@ -109,6 +115,12 @@ class CodexModel:
         close()
         return turns
 
+    @staticmethod
+    def ignored(f: Facts) -> bool:
+        """A compaction whose replacement_history and its metadata differ in length: Codex ignores it (the real
+        0.171.0 rebuilt the history from the compaction before it, and every item after that)."""
+        return f.replaced is not None and f.replaced_meta is not None and f.replaced != f.replaced_meta
+
     def _kept(self, entry: Entry) -> Kept | Facts:
         record = self.records[entry.record]
         if entry.position >= 0:
@@ -124,6 +136,9 @@ class CodexModel:
             if f.tag == "response_item" and f.sent:
                 history.append(Entry(index))
             elif f.tag == "compacted":
+                if self.ignored(f):
+                    continue
+                self.last_compaction = record.line
                 if f.replaced is not None:
                     history = [Entry(index, n) for n, kept in enumerate(f.kept) if kept.sent]
                 else:

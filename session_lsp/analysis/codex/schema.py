@@ -53,7 +53,7 @@ class SessionMeta(msgspec.Struct):
     base_instructions: BaseInstructions | None = None
     instructions: str | None = None
     git: Any = None
-    history_mode: Any = None
+    history_mode: str | None = None
     context_window: Any = None
     account_scoped: bool | None = None
     runtime_workspace_roots: Any = None
@@ -104,7 +104,7 @@ class AgentMessage(Item, tag_field="type", tag="agent_message"):
 
 class Reasoning(Item, tag_field="type", tag="reasoning"):
     summary: list[Any] = []
-    content: Any = None
+    content: list[Any] | None = None
     encrypted_content: str | None = None
 
 
@@ -123,8 +123,9 @@ class FunctionCall(Item, tag_field="type", tag="function_call"):
 
 
 class FunctionCallOutput(Item, tag_field="type", tag="function_call_output"):
-    call_id: str
     output: Any
+    call_id: str | None = None
+    """Codex reads a null or missing call_id, and sends the output without one."""
 
 
 class CustomToolCall(Item, tag_field="type", tag="custom_tool_call"):
@@ -135,8 +136,8 @@ class CustomToolCall(Item, tag_field="type", tag="custom_tool_call"):
 
 
 class CustomToolCallOutput(Item, tag_field="type", tag="custom_tool_call_output"):
-    call_id: str
     output: Any
+    call_id: str | None = None
     name: str | None = None
 
 
