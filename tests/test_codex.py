@@ -238,3 +238,25 @@ def test_forked_from_id_goes_to_the_parent_rollout(tmp_path: Path) -> None:
     assert target.path == str(parent)
     parent.unlink()
     assert features.definition(document, 0, _at(lines, 0, '"forked_from_id":')) == []
+
+
+def test_glued_bookkeeping_is_a_warning_and_an_unknown_replacement_item_an_error() -> None:
+    rows = (CASES / "clean-one-turn.jsonl").read_text(encoding="utf-8").split("\n")
+    glued = rows[1] + rows[2]  # task_started and turn_context: nothing the model is sent
+    document = analyze("\n".join([rows[0], glued, *rows[3:]]), Options(path=NAME))
+    (found,) = [d for d in document.diagnostics() if d.code == "CDX002"]
+    assert found.severity.label == "warning" and "resumed conversation is whole" in found.message
+    prompt = {"type": "message", "id": "msg_u1", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}
+    document = analyze(_compacted([prompt, {"type": "mystery_item"}], 2), Options(path=NAME))
+    (found,) = [d for d in document.diagnostics() if d.code == "CDX007"]
+    assert found.severity.label == "error" and found.span.line == 8 and '{"type":"other"}' in found.message
+
+
+def test_a_mismatched_compaction_a_later_one_replaces_is_a_warning() -> None:
+    rows = _compacted([{"type": "message", "role": "user", "content": []}], 2).split("\n")
+    later = json.loads(rows[8])
+    later["ordinal"], later["payload"]["replacement_history_metadata"] = 10, [{"history_sequence": 1}]
+    text = "\n".join([*rows[:10], json.dumps(later), ""])
+    found = [d for d in analyze(text, Options(path=NAME)).diagnostics() if d.code == "CDX040"]
+    assert [(d.span.line, d.severity.label) for d in found] == [(8, "warning")]
+    assert "compacted away" in found[0].message
