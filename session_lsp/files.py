@@ -113,10 +113,11 @@ def _decompress_into(source: int, target: int, max_bytes: int | None) -> None:
     try:
         while chunk := os.pread(source, CHUNK, offset):
             offset += len(chunk)
-            while chunk:
+            while chunk or (decompressor is not None and not decompressor.needs_input):
                 if decompressor is None:
                     decompressor = ZstdDecompressor()
-                piece = decompressor.decompress(chunk)
+                piece = decompressor.decompress(chunk, CHUNK)  # a chunk at a time: a frame can hold 1000 times its size
+                chunk = b""
                 written += len(piece)
                 if max_bytes is not None and written > max_bytes:
                     raise NotReadable(f"holds more than the limit of {max_bytes} bytes once decompressed")
@@ -124,8 +125,6 @@ def _decompress_into(source: int, target: int, max_bytes: int | None) -> None:
                     piece = piece[os.write(target, piece):]
                 if decompressor.eof:  # a file of several frames: the next frame starts in what is left
                     chunk, decompressor = decompressor.unused_data, None
-                else:
-                    chunk = b""
     except ZstdError as error:
         raise NotReadable(f"not a readable Zstandard file ({error})") from error
     if decompressor is not None:

@@ -6,6 +6,7 @@ wrote."""
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from pathlib import Path
 
@@ -218,3 +219,44 @@ def test_a_torn_event_with_an_item_glued_after_it_loses_the_item() -> None:
     del rows[5]
     document = analyze("\n".join(rows), Options(path=NAME))
     assert [(d.span.line, d.code, d.severity.label) for d in document.diagnostics()][:1] == [(1, "CDX001", "error")]
+
+
+def test_forked_from_id_goes_to_the_parent_rollout(tmp_path: Path) -> None:
+    parent = tmp_path / "sessions" / "2026" / "12" / "05" / TOOLS.name
+    parent.parent.mkdir(parents=True)
+    parent.write_bytes(TOOLS.read_bytes())
+    child = (tmp_path / "sessions" / "2026" / "12" / "06"
+             / "rollout-2026-12-06T09-00-00-01a24a00-0000-7000-8000-000000000001.jsonl")
+    child.parent.mkdir(parents=True)
+    rows = _rows(CASES / "clean-one-turn.jsonl")
+    rows[0]["payload"]["forked_from_id"] = "01a24544-c378-7cc2-ae2e-a71a17407cd4"
+    text = "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows)
+    child.write_text(text, encoding="utf-8")
+    document = analyze(text, Options(path=str(child), exists=os.path.exists))
+    lines = text.split("\n")
+    (target,) = features.definition(document, 0, _at(lines, 0, '"forked_from_id":'))
+    assert target.path == str(parent)
+    parent.unlink()
+    assert features.definition(document, 0, _at(lines, 0, '"forked_from_id":')) == []
+
+
+def test_glued_bookkeeping_is_a_warning_and_an_unknown_replacement_item_an_error() -> None:
+    rows = (CASES / "clean-one-turn.jsonl").read_text(encoding="utf-8").split("\n")
+    glued = rows[1] + rows[2]  # task_started and turn_context: nothing the model is sent
+    document = analyze("\n".join([rows[0], glued, *rows[3:]]), Options(path=NAME))
+    (found,) = [d for d in document.diagnostics() if d.code == "CDX002"]
+    assert found.severity.label == "warning" and "resumed conversation is whole" in found.message
+    prompt = {"type": "message", "id": "msg_u1", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}
+    document = analyze(_compacted([prompt, {"type": "mystery_item"}], 2), Options(path=NAME))
+    (found,) = [d for d in document.diagnostics() if d.code == "CDX007"]
+    assert found.severity.label == "error" and found.span.line == 8 and '{"type":"other"}' in found.message
+
+
+def test_a_mismatched_compaction_a_later_one_replaces_is_a_warning() -> None:
+    rows = _compacted([{"type": "message", "role": "user", "content": []}], 2).split("\n")
+    later = json.loads(rows[8])
+    later["ordinal"], later["payload"]["replacement_history_metadata"] = 10, [{"history_sequence": 1}]
+    text = "\n".join([*rows[:10], json.dumps(later), ""])
+    found = [d for d in analyze(text, Options(path=NAME)).diagnostics() if d.code == "CDX040"]
+    assert [(d.span.line, d.severity.label) for d in found] == [(8, "warning")]
+    assert "compacted away" in found[0].message

@@ -508,7 +508,7 @@ _RULES: tuple[Rule, ...] = (
          'Codex skips the line when it resumes: a response item on it is lost (its call or output loses its partner); a torn event or bookkeeping record loses nothing the model is sent (a warning)'),
     Rule('CDX002', 'codex-concatenated-records', Severity.ERROR,
          'two or more JSON records on one line (a missing newline)',
-         'the line is not JSON to Codex: it skips it and every record on it is lost on resume (openai/codex #24425). Quick fix: split',
+         'the line is not JSON to Codex: it skips it and every record on it is lost on resume (openai/codex #24425); only events or bookkeeping lost: a warning. Quick fix: split',
          fix=Applicability.SAFE),
     Rule('CDX003', 'codex-non-object-line', Severity.WARNING,
          'valid JSON that is not an object',

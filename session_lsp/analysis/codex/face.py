@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -25,7 +25,7 @@ from .line_pass import analyze_line
 from .link_pass import link
 from .model import CodexModel
 from .releases import DEFAULT_RELEASE, RELEASES
-from .schema import LINE_TYPES, Envelope
+from .schema import LINE_TYPES, Line
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _ROLLOUT = re.compile(rf"(?:.*/)?rollout-\d{{4}}-\d{{2}}-\d{{2}}T\d{{2}}-\d{{2}}-\d{{2}}-({_UUID})\.jsonl(?:\.zst)?\Z")
@@ -39,25 +39,51 @@ _DANGLING: dict[str, tuple[str, str]] = {
 }
 
 
+def _parent_candidates(thread: str, path: str) -> list[str]:
+    if not re.fullmatch(_UUID, thread) or thread[14] != "7":
+        return []
+    millis = int(thread.replace("-", "")[:12], 16)
+    folder = path.rpartition("/")[0]
+    parts = folder.split("/")
+    day_folders = len(parts) >= 4 and all(p.isdigit() for p in parts[-3:])
+    root = "/".join(parts[:-3]) if day_folders else None
+    found: list[str] = []
+    for hours in (0, *range(-12, 0), *range(1, 15)):
+        for lag in (0, 1):  # the file is named a moment after the id is made
+            when = datetime.fromtimestamp(millis / 1000 + hours * 3600 + lag, UTC)
+            name = f"rollout-{when:%Y-%m-%dT%H-%M-%S}-{thread}.jsonl"
+            if root is not None:
+                found.append(f"{root}/{when:%Y/%m/%d}/{name}")
+            found.append(f"{folder}/{name}")
+    return found
+
+
 class CodexFormat(plain.Quiet):
     """Codex's face. From `plain.Quiet` it keeps what a rollout does not offer yet: folds, hints, call cards, renames
     and renumbering."""
 
     kind = Kind.CODEX
     agent = "Codex"
-    schema_root: object = Envelope
+    schema_root: object = Line
     releases: Mapping[str, object] = RELEASES
     release_option = "codex"
     default_release = DEFAULT_RELEASE
     """`--codex-version` / `sessionLsp.codexVersion` choose a row of `releases.RELEASES` (one row: 0.171)."""
     utf8_issue = ("CDX009", "the file is not valid UTF-8: Codex reads each line as UTF-8 text, and a line that is not "
                             "cannot be read, so the records on it are lost on resume")
-    file_fields: Mapping[str, str] = {}
+    file_fields: Mapping[str, str] = {
+        "forked_from_id": "the rollout of the thread this one was forked from (`rollout-<time>-<id>.jsonl`)"}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
-        return None
+        """`forked_from_id`: the parent thread's rollout, when it exists. Its name holds the time it was created,
+        which a thread id (a UUID v7) carries to the millisecond: the candidates are that time in each UTC offset
+        (Codex names files in local time), in `sessions/YYYY/MM/DD/` beside this rollout's day folder and in this
+        rollout's own folder, and the first that exists is it."""
+        if field != "forked_from_id" or not options.path or options.exists is None:
+            return None
+        return next((c for c in _parent_candidates(value, options.path) if options.exists(c)), None)
 
     def recognise_name(self, path: str) -> FormatInfo | None:
         """`rollout-<time>-<uuid>.jsonl`: Codex looks a thread up by such a name, and refuses it when it is empty."""

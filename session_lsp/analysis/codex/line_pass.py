@@ -20,7 +20,7 @@ from .. import jsonscan, validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path, dotted
-from ..lines import LineKind, decode
+from ..lines import LineKind, decode, split_glued
 from ..results import LineResult, line_result
 from ..text import content_span, ellipsized
 from ..validate import IssueKind
@@ -50,7 +50,8 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None) ->
         facts = Facts(state.shared(envelope.type), readable=False, ordinal=_ordinal(envelope.ordinal),
                       has_ordinal=envelope.ordinal is not None)
         return line_result(LineKind.OBJECT, facts, issues, f"{envelope.type} (not read)" if state.titles else "")
-    broken = _replacement_issues(text, payload) if isinstance(payload, s.Compacted) else ()
+    broken, others = _replacement_issues(text, payload) if isinstance(payload, s.Compacted) else ((), ())
+    issues += others
     if broken:
         facts = Facts(state.shared(envelope.type), readable=False, ordinal=_ordinal(envelope.ordinal),
                       has_ordinal=envelope.ordinal is not None)
@@ -146,14 +147,20 @@ def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool, tag
 _ITEM = msgspec.json.Decoder(s.ResponseItem)
 
 
-def _replacement_issues(text: str, payload: s.Compacted) -> tuple[LineIssue, ...]:
+def _replacement_issues(text: str, payload: s.Compacted) -> tuple[tuple[LineIssue, ...], tuple[LineIssue, ...]]:
     """A replacement_history item that is not a response item Codex can read (not an object, no string `type`, a
-    known kind whose fields do not fit) makes the whole compacted line unreadable: Codex ignores the compaction."""
+    known kind whose fields do not fit) makes the whole compacted line unreadable: Codex ignores the compaction.
+    An item of a kind it does not know is read as `Other` and sent as `{"type":"other"}`. (The first, the others.)"""
+    others: list[LineIssue] = []
     for number, item in enumerate(payload.replacement_history or ()):
         path: Path = ("payload", "replacement_history", number)
         kind = item.get("type") if isinstance(item, dict) else None
         if isinstance(kind, str) and kind not in s.ITEM_KINDS:
-            continue  # read as `Other`, sent as {"type":"other"}
+            start, end = _span(text, (*path, "type"))
+            others.append(LineIssue("CDX007", start, end, f"`{kind}` is not a response item Codex 0.171 knows: in a "
+                                    "replacement history it is sent as {\"type\":\"other\"}, so its content is "
+                                    "lost on resume", Severity.ERROR))
+            continue
         problems = [] if isinstance(kind, str) else [f"{validate.json_type(item)} is not a response item"
                                                      if not isinstance(item, dict) else "no string `type`"]
         if not problems and isinstance(kind, str):
@@ -163,8 +170,8 @@ def _replacement_issues(text: str, payload: s.Compacted) -> tuple[LineIssue, ...
             start, end = _span(text, path)
             return (LineIssue("CDX005", start, end, f"replacement_history item {number}: {problems[0]}: {LOST}, so "
                               "the compaction is ignored on resume (the history is rebuilt from the compaction "
-                              "before it, or the start, and every item after it)"),)
-    return ()
+                              "before it, or the start, and every item after it)"),), ()
+    return (), tuple(others)
 
 
 def _payload_issues(text: str, tag: str, payload: Any) -> tuple[LineIssue, ...]:
@@ -223,9 +230,11 @@ def _invalid(text: str, error: str, error_col: int, titled: bool) -> LineResult:
 
 
 def _glued(text: str, parts: tuple[int, ...], titled: bool) -> LineResult:
+    sent = any(_sent(piece) for piece in split_glued(text, parts))
+    does = "" if sent else " (events or bookkeeping the model is not sent, so the resumed conversation is whole)"
     message = (f"{len(parts)} JSON records on one line (a newline is missing before column {parts[1] + 1}): the line "
-               f"is not JSON to Codex, so it skips it and every record on it is lost on resume; split the line")
-    issue = LineIssue("CDX002", parts[0], len(text.rstrip()), message)
+               f"is not JSON to Codex, so it skips it and every record on it is lost on resume{does}; split the line")
+    issue = LineIssue("CDX002", parts[0], len(text.rstrip()), message, None if sent else Severity.WARNING)
     return line_result(LineKind.GLUED, None, (issue,), f"{len(parts)} glued records" if titled else "", parts)
 
 

@@ -159,8 +159,12 @@ def _compactions(model: CodexModel, issues: list[LinkIssue]) -> None:
                        f"{f.replaced_meta}: Codex ignores this compaction on resume, and rebuilds the history from "
                        "the compaction before it (or the start) and every item after that, so the model gets what "
                        "the compaction had replaced; make the two lists the same length")
+            later = model.last_compaction
+            if later is not None and later > record.line:
+                message += (f" (compacted away: the compaction on line {later + 1} replaces what is above it, so "
+                            "nothing Codex sends is lost)")
             issues.append(LinkIssue("CDX040", Anchor(record.line, ("payload", "replacement_history_metadata"), True),
-                                    message))
+                                    message, Severity.WARNING if later is not None and later > record.line else None))
 
 
 def _rollbacks(model: CodexModel, issues: list[LinkIssue]) -> None:

@@ -304,3 +304,62 @@ are not sent to the model)."""
 
 TURN_STARTS = frozenset({"task_started", "turn_started"})
 TURN_ENDS = frozenset({"task_complete", "turn_complete", "turn_aborted"})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A whole line, tagged by its `type`: what completion and hover inspect (the face's `schema_root`)
+
+
+class _Line(msgspec.Struct, kw_only=True):
+    timestamp: str
+    ordinal: int | None = None
+
+
+class SessionMetaLine(_Line, tag_field="type", tag="session_meta"):
+    payload: SessionMeta
+
+
+class ResponseItemLine(_Line, tag_field="type", tag="response_item"):
+    payload: ResponseItem
+    metadata: Any = None
+
+
+class CompactedLine(_Line, tag_field="type", tag="compacted"):
+    payload: Compacted
+
+
+class TurnContextLine(_Line, tag_field="type", tag="turn_context"):
+    payload: TurnContext
+
+
+class EventLine(_Line, tag_field="type", tag="event_msg"):
+    payload: Event
+
+
+class WorldStateLine(_Line, tag_field="type", tag="world_state"):
+    payload: WorldState
+
+
+class TokenUsageLine(_Line, tag_field="type", tag="token_usage_record"):
+    payload: TokenUsageRecord
+
+
+class InterAgentLine(_Line, tag_field="type", tag="inter_agent_communication"):
+    payload: InterAgentCommunication
+
+
+class InterAgentMetadataLine(_Line, tag_field="type", tag="inter_agent_communication_metadata"):
+    payload: InterAgentCommunicationMetadata
+
+
+class RetainedContextLine(_Line, tag_field="type", tag="retained_context"):
+    payload: Any
+
+
+class SecurityRiskScoreLine(_Line, tag_field="type", tag="security_risk_score"):
+    payload: Any
+
+
+Line = (SessionMetaLine | ResponseItemLine | CompactedLine | TurnContextLine | EventLine | WorldStateLine
+        | TokenUsageLine | InterAgentLine | InterAgentMetadataLine | RetainedContextLine | SecurityRiskScoreLine)
+"""Every line Codex 0.171 reads, as one tagged union (the line pass decodes the envelope and its payload apart)."""
