@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from .known import Known
 
-_OPEN = "open in issue 23: "
-
 KNOWN: tuple[Known, ...] = (
     Known("*", "delete-line", "lost",
           "a whole response_item line deleted (a developer message, a reasoning item) leaves a well-formed shorter "
@@ -17,16 +15,6 @@ KNOWN: tuple[Known, ...] = (
             "it tells whether it held a response item, so CDX001 stays an error on purpose; Codex lost only a "
             "bookkeeping record in these mutants")
       for kind in ("torn-last-line", "garbage-line", "nul-padding")),
-    Known("*", "glued-lines", "clean",
-          _OPEN + "two bookkeeping records glued on one line (a token_usage_record and an event): Codex loses "
-          "nothing it sends, but CDX002 is an error even when no record on the line is a response item", "23"),
-    Known("*", "replacement-history-mismatch", "clean",
-          _OPEN + "the damaged compaction is not the last one: the later compaction replaces the whole history, so "
-          "Codex sends what it sends for the seed, but CDX040 is an error, not 'compacted away'", "23"),
-    Known("*", "replacement-history-damaged", "dropped-line",
-          _OPEN + "an item of the last compaction's replacement_history of an unknown kind is sent as "
-          "{\"type\": \"other\"} (session-lsp's context has it), so its content is lost, with no diagnostic on "
-          "the compacted line", "23"),
 )
 
 
