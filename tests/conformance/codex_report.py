@@ -25,6 +25,11 @@ def main(argv: list[str]) -> int:
         return 2
     print(f"Codex {codex_suite.RELEASE}: {len(verdicts)} rollouts in {time.perf_counter() - start:.1f} s",
           file=sys.stderr)
+    judged = [verdict for verdict in verdicts if "context" in verdict.applied]
+    refused = [verdict for verdict in verdicts if "refused" in verdict.applied]
+    print(f"context equal to Codex's request on {sum('context' not in v.failed for v in judged)} of {len(judged)} "
+          f"resumed rollouts; refusal predicted on {sum('refused' not in v.failed for v in refused)} of "
+          f"{len(refused)} refused\n")
     print(table(verdicts, "Codex", explained))
     if "--record" in argv:
         print(f"recorded {codex_oracle.record()} runs in {codex_oracle.RECORD}", file=sys.stderr)
