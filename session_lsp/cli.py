@@ -29,7 +29,7 @@ from .analysis.formats import Format, with_releases
 from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
-from .files import FileLines, NotReadable
+from .files import FileLines, NotReadable, uncompressed
 
 EXIT_CLEAN = 0
 EXIT_FOUND = 1
@@ -167,7 +167,7 @@ def _walk(root: str, problems: list[str], exclude: Sequence[str], skipped: list[
         subfolders[:] = entered
         for name in sorted(files):
             found = os.path.join(folder, name)
-            if name.endswith(".jsonl") and not _excluded(found, root, exclude):
+            if name.endswith((".jsonl", ".jsonl.zst")) and not _excluded(found, root, exclude):
                 yield found
 
 
@@ -190,13 +190,21 @@ def _readable(path: str) -> Iterator[None]:
         raise UsageError(f"{path}: cannot read file ({error.strerror})") from None
 
 
+def _stdin(data: bytes | None) -> bytes:
+    """Standard input's bytes (decompressed when they are Zstandard), or what the parent already read of it."""
+    try:
+        return uncompressed(sys.stdin.buffer.read() if data is None else data)
+    except NotReadable as error:
+        raise UsageError(f"-: cannot read standard input ({error})") from None
+
+
 @contextmanager
 def opened(source: Source, options: Options, data: bytes | None = None) -> Iterator[Document]:
     """The analysis of a source: a file is streamed (`Document.streamed`: its text is never held, its lines are
     read back while the document is open); standard input is read whole, unless the parent already read it
     (`data`, for a worker)."""
     if source.path is None:
-        yield analyze_bytes(sys.stdin.buffer.read() if data is None else data, options)
+        yield analyze_bytes(_stdin(data), options)
         return
     with _readable(source.path), FileLines(source.path) as lines:
         yield Document.streamed(lines, options)

@@ -1,11 +1,14 @@
 """Reading a session file from a path a user or an editor names: the CLI's `check` and the server's
 `sessionLsp/analyzeFile` share it, so both refuse the same things the same way, and both stream it: a file is read
-in chunks and its text is never held whole (`FileLines`)."""
+in chunks and its text is never held whole (`FileLines`). A Zstandard-compressed file (`.jsonl.zst`, told by its
+magic number, whatever its name) is read as the text it holds: `uncompressed`."""
 
 from __future__ import annotations
 
 import os
 import stat
+import sys
+import tempfile
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import accumulate
@@ -14,6 +17,14 @@ from types import TracebackType
 from .analysis import Span
 from .analysis.document import StreamedLines
 from .analysis.text import decode_line
+
+if sys.version_info >= (3, 14):
+    from compression.zstd import ZstdDecompressor, ZstdError
+else:
+    from backports.zstd import ZstdDecompressor, ZstdError
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+"""The first bytes of a Zstandard frame."""
 
 CHUNK = 1 << 20
 """Bytes read at a time while streaming: large enough that the reads cost nothing, small beside any session."""
@@ -57,6 +68,69 @@ def open_regular(path: str, max_bytes: int | None = None) -> int:
     return descriptor
 
 
+def is_zstd(data: bytes) -> bool:
+    return data[:4] == ZSTD_MAGIC
+
+
+def uncompressed(data: bytes, max_bytes: int | None = None) -> bytes:
+    """The text a `.zst` file's bytes hold (every frame); bytes that are not Zstandard are returned as they are. A
+    file that does not decompress, or holds more than `max_bytes`, is NotReadable."""
+    if not is_zstd(data):
+        return data
+    out = bytearray()
+    try:
+        while data:
+            decompressor = ZstdDecompressor()
+            out += decompressor.decompress(data, -1 if max_bytes is None else max_bytes + 1 - len(out))
+            if max_bytes is not None and len(out) > max_bytes:
+                raise NotReadable(f"holds more than the limit of {max_bytes} bytes once decompressed")
+            if not decompressor.eof:
+                raise NotReadable("a Zstandard file cut short (its last frame is incomplete)")
+            data = decompressor.unused_data
+    except ZstdError as error:
+        raise NotReadable(f"not a readable Zstandard file ({error})") from error
+    return bytes(out)
+
+
+def _decompressed(descriptor: int, max_bytes: int | None) -> int:
+    """For a descriptor on a Zstandard file: a descriptor on an anonymous temporary file holding its text (read
+    back by offset like any file), the original closed; any other file's descriptor as it is."""
+    if os.pread(descriptor, 4, 0) != ZSTD_MAGIC:
+        return descriptor
+    try:
+        with tempfile.TemporaryFile() as target:
+            _decompress_into(descriptor, target.fileno(), max_bytes)
+            os.lseek(target.fileno(), 0, os.SEEK_SET)  # the stream reads from the start
+            return os.dup(target.fileno())
+    finally:
+        os.close(descriptor)
+
+
+def _decompress_into(source: int, target: int, max_bytes: int | None) -> None:
+    """Every frame of the Zstandard file `source`, decompressed into `target` a chunk at a time."""
+    written = offset = 0
+    decompressor: ZstdDecompressor | None = None
+    try:
+        while chunk := os.pread(source, CHUNK, offset):
+            offset += len(chunk)
+            while chunk or (decompressor is not None and not decompressor.needs_input):
+                if decompressor is None:
+                    decompressor = ZstdDecompressor()
+                piece = decompressor.decompress(chunk, CHUNK)  # a chunk at a time: a frame can hold 1000 times its size
+                chunk = b""
+                written += len(piece)
+                if max_bytes is not None and written > max_bytes:
+                    raise NotReadable(f"holds more than the limit of {max_bytes} bytes once decompressed")
+                while piece:
+                    piece = piece[os.write(target, piece):]
+                if decompressor.eof:  # a file of several frames: the next frame starts in what is left
+                    chunk, decompressor = decompressor.unused_data, None
+    except ZstdError as error:
+        raise NotReadable(f"not a readable Zstandard file ({error})") from error
+    if decompressor is not None:
+        raise NotReadable("a Zstandard file cut short (its last frame is incomplete)")
+
+
 class FileLines(StreamedLines):
     """The lines of a regular file, streamed once in chunks and afterwards read back one at a time at the offsets
     the stream recorded (8 bytes a line are all that is kept). Reads go through `pread` on the descriptor opened
@@ -65,7 +139,7 @@ class FileLines(StreamedLines):
 
     def __init__(self, path: str, max_bytes: int | None = None, chunk: int = CHUNK,
                  max_line: int = LINE_LIMIT) -> None:
-        self._descriptor = open_regular(path, max_bytes)
+        self._descriptor = _decompressed(open_regular(path, max_bytes), max_bytes)
         self._max_bytes = max_bytes
         self._max_line = max_line
         self._long: dict[int, int] = {}

@@ -24,7 +24,7 @@ from .analysis.document import analyze_bytes
 from .analysis.features import Fix, fix_document
 from .analysis.registry import RULES
 from .analysis.rule_filter import RuleFilter
-from .files import NotReadable
+from .files import NotReadable, is_zstd
 
 UTF8_CODES = frozenset({"ELY006", "THN002"})
 
@@ -54,6 +54,9 @@ class Outcome(msgspec.Struct):
 def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: bool,
            path: str | None = None) -> Outcome:
     """The fixes of one file's bytes, as a check of `path` (for the rules about its name) would select them."""
+    if is_zstd(data):
+        return Outcome(name, [], None, data, 0, "Zstandard-compressed: session-lsp fix does not rewrite a .zst file; "
+                       "decompress it (`zstd -d`), fix the .jsonl, and compress it again")
     document = analyze_bytes(data, Options(path=path or name, exists=os.path.exists, pi_version=pi_version))
     repaired = fix_document(document, chosen.apply, unsafe)
     new = repaired.text.encode("utf-8")

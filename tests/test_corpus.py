@@ -81,6 +81,21 @@ def test_files_written_by_claude_code_are_claude_sessions_with_no_error_or_warni
     assert problems(diagnostics) == []
 
 
+CODEX = sorted((CORPUS / "codex-0.171.0-written").glob("*.jsonl"))
+"""Rollouts the real Codex 0.171.0 wrote: several tools, resumed twice, compacted twice, killed mid-stream."""
+
+
+def test_the_codex_corpus_is_there() -> None:
+    assert len(CODEX) == 4
+
+
+@pytest.mark.parametrize("path", CODEX, ids=name)
+def test_files_written_by_codex_are_codex_rollouts_with_no_error_or_warning(path: Path) -> None:
+    kind, diagnostics = check(path)
+    assert kind is Kind.CODEX
+    assert problems(diagnostics) == []
+
+
 @pytest.mark.parametrize("relative", sorted(GLUED))
 def test_glued_records_are_found_on_the_lines_sources_md_names(relative: str) -> None:
     _, diagnostics = check(CORPUS / relative)

@@ -26,9 +26,13 @@ GOOD = {
     Kind.ELYRA: TESTS / "corpus" / "elyra-pi-written" / "linear.jsonl",
     Kind.THNDRS: TESTS / "cases" / "thndrs" / "clean-full-session.jsonl",
     Kind.CLAUDE: TESTS / "corpus" / "claude-code-2.1.332-written" / "d4e1977c-4507-4cf2-8923-34a626a3b3be.jsonl",
+    Kind.CODEX: TESTS / "corpus" / "codex-0.171.0-written"
+    / "rollout-2026-12-05T08-14-35-01a24544-ef77-76d2-ad46-9e07c57223d1.jsonl",
     Kind.UNKNOWN: TESTS / "cases" / "plain" / "SLS001-ordinary-jsonl.jsonl",
 }
-SESSIONS = (Kind.ELYRA, Kind.THNDRS, Kind.CLAUDE)
+SESSIONS = (Kind.ELYRA, Kind.THNDRS, Kind.CLAUDE, Kind.CODEX)
+TEMPLATED = (Kind.ELYRA, Kind.THNDRS, Kind.CLAUDE)
+"""The formats whose faces offer line templates (Codex offers none yet: `first_line`/`new_lines` answer nothing)."""
 MEMBERS = sorted(name for name in vars(Format) if not name.startswith("_"))
 NOW = datetime(2026, 3, 1, 9, 15, tzinfo=UTC)
 
@@ -159,7 +163,7 @@ def test_each_pi_release_binds_its_own_line_pass() -> None:
         assert f"pi {key}" in found[0].message
 
 
-@pytest.mark.parametrize("kind", SESSIONS, ids=lambda kind: kind.value)
+@pytest.mark.parametrize("kind", TEMPLATED, ids=lambda kind: kind.value)
 def test_the_first_line_template_names_a_variant_of_the_schema(kind: Kind) -> None:
     face = format_for(kind)
     template = face.first_line(NOW, None)
@@ -170,7 +174,7 @@ def test_the_first_line_template_names_a_variant_of_the_schema(kind: Kind) -> No
     assert format_for(Kind.UNKNOWN).first_line(NOW, None) is None
 
 
-@pytest.mark.parametrize("kind", SESSIONS, ids=lambda kind: kind.value)
+@pytest.mark.parametrize("kind", TEMPLATED, ids=lambda kind: kind.value)
 def test_new_line_templates_at_the_end_of_a_good_file_continue_it(kind: Kind) -> None:
     document = analyze("\n".join(_lines(kind)) + "\n")
     face = document.face

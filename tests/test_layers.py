@@ -18,7 +18,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.detect", "analysis.validate", "analysis.results", "analysis.rule_filter", "analysis.editing",
      "analysis.excerpt"),
     ("analysis.anchors", "analysis.plain", "analysis.result_store"),
-    ("analysis.elyra", "analysis.thndrs", "analysis.claude"),
+    ("analysis.elyra", "analysis.thndrs", "analysis.claude", "analysis.codex"),
     ("analysis.formats",),
     ("analysis.document",),
     ("analysis.features",),

@@ -18,6 +18,7 @@ class Kind(enum.Enum):
     ELYRA = "elyra"
     THNDRS = "thndrs"
     CLAUDE = "claude"
+    CODEX = "codex"
     UNKNOWN = "unknown"
 
 
@@ -37,6 +38,8 @@ class FormatInfo(msgspec.Struct, frozen=True):
             return "thndrs"
         if self.kind is Kind.CLAUDE:
             return "Claude Code"
+        if self.kind is Kind.CODEX:
+            return "Codex"
         return "not a session"
 
 

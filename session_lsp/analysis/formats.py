@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from . import claude, elyra, plain, thndrs
+from . import claude, codex, elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_objects
 from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
@@ -244,6 +244,7 @@ FORMATS: Mapping[Kind, Format] = {
     Kind.ELYRA: elyra.FORMAT,
     Kind.THNDRS: thndrs.FORMAT,
     Kind.CLAUDE: claude.FORMAT,
+    Kind.CODEX: codex.FORMAT,
     Kind.UNKNOWN: plain.FORMAT,
 }
 """Every `Kind`'s face; detection asks them in this order."""

@@ -179,6 +179,32 @@ class ClaudeContext(msgspec.Struct, frozen=True, gc=False):
     messages: list[ClaudeMessage]
 
 
+class CodexItem(msgspec.Struct, frozen=True, gc=False):
+    """An input item Codex sends after `codex exec resume`."""
+
+    role: str
+    """A message's role, else the item's type ("function_call", "reasoning", ...)."""
+    text: str
+    """For display: its text, a call or output named."""
+    line: int | None
+    """The line it comes from (a compaction's, for an item of its replacement history or its summary)."""
+    note: str
+    item: Annotated[msgspec.Raw, ts("unknown")]
+    """The Responses API input item as Codex rebuilds it."""
+
+
+class CodexContext(msgspec.Struct, frozen=True, gc=False):
+    """The history Codex sends when it resumes the rollout (before the new prompt), or the error it stops with."""
+
+    format: str
+    version: int | None
+    label: str
+    leaf: int | None
+    refused: str | None
+    """The error Codex prints instead of resuming (no request is sent), or null."""
+    messages: list[CodexItem]
+
+
 class AnalyzeFileResult(msgspec.Struct, frozen=True, gc=False):
     """A file on disk analysed without opening it: its diagnostics and its tree."""
 
@@ -194,8 +220,8 @@ UNIONS: dict[str, tuple[type[msgspec.Struct], ...]] = {
     "TreeNode": (ElyraNode, TurnNode, RecordNode),
     "TreeRecord": (ThndrsRecord,),
     "TreeResult": (ElyraTree, ThndrsTree, OtherTree),
-    "ContextMessage": (ElyraMessage, ThndrsMessage, ClaudeMessage),
-    "ContextResult": (ElyraContext, TurnContext, ClaudeContext),
+    "ContextMessage": (ElyraMessage, ThndrsMessage, ClaudeMessage, CodexItem),
+    "ContextResult": (ElyraContext, TurnContext, ClaudeContext, CodexContext),
     "AnalyzeFileResult": (AnalyzeFileResult,),
 }
 """What the extension reads, by TypeScript name: each is one interface holding every field of its Structs (present

@@ -20,9 +20,10 @@ from .payload_types import Buffer, OtherTree, TurnContext
 from .results import Anchor, LineResult, Linked, LinkIssue, Options
 from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
-NOT_A_SESSION = ("not a recognised Elyra (pi), thndrs or Claude Code session file: nothing is checked (Elyra files "
-                 "start with a {\"type\":\"session\"} header, thndrs files with a session_meta record, Claude Code "
-                 "files with a record carrying its sessionId)")
+NOT_A_SESSION = ("not a recognised Elyra (pi), thndrs, Claude Code or Codex session file: nothing is checked (Elyra "
+                 "files start with a {\"type\":\"session\"} header, thndrs files with a session_meta record, Claude "
+                 "Code files with a record carrying its sessionId, Codex rollouts with a "
+                 "{\"type\":\"session_meta\",\"payload\":...} line)")
 
 
 def _line(text: str, info: FormatInfo, state: object) -> LineResult:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,13 @@ from lsp_features import plain
 from lsp_harness import CORPUS, Editor
 from lsp_sessions import elyra_broken, thndrs
 from lsprotocol import types
+
+from session_lsp.files import ZSTD_MAGIC
+
+if sys.version_info >= (3, 14):
+    from compression.zstd import compress
+else:
+    from backports.zstd import compress
 
 ANALYZE = "sessionLsp/analyzeFile"
 
@@ -51,6 +59,24 @@ async def test_real_file_with_two_records_on_one_line(editor: Editor) -> None:
     assert result["kind"] == "elyra"
     glued = [d["range"]["start"]["line"] for d in result["diagnostics"] if d["code"] == "ELY002"]
     assert glued == [439]
+
+
+async def test_compressed_codex_rollout(editor: Editor, tmp_path: Path) -> None:
+    """A `.jsonl.zst` is analysed as the rollout it holds: the real Codex rollout's turns, an orphan output found at
+    its line in a compressed broken copy."""
+    name = "rollout-2026-12-05T08-14-35-01a24544-ef77-76d2-ad46-9e07c57223d1.jsonl"
+    path = tmp_path / f"{name}.zst"
+    path.write_bytes(compress((CORPUS / "codex-0.171.0-written" / name).read_bytes()))
+    assert path.read_bytes()[:4] == ZSTD_MAGIC
+    result = await _analyze(editor, path)
+    assert result["kind"] == "codex" and result["format"] == "Codex"
+    assert [d for d in result["diagnostics"] if d["severity"] <= 2] == []
+    assert [node["kind"] for node in result["tree"]["nodes"]] == ["record", "turn", "turn", "turn"]
+    broken = tmp_path / "broken.jsonl.zst"
+    cases = Path(__file__).parent.parent / "cases" / "codex"
+    broken.write_bytes(compress((cases / "CDX020-orphan-output.jsonl").read_bytes()))
+    result = await _analyze(editor, broken)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in result["diagnostics"]] == [("CDX020", 4)]
 
 
 async def test_thndrs_file(editor: Editor, tmp_path: Path) -> None:

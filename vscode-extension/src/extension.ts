@@ -291,7 +291,7 @@ class Session implements vscode.Disposable {
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: false,
-        filters: { "Session files": ["jsonl"], "All files": ["*"] },
+        filters: { "Session files": ["jsonl", "zst"], "All files": ["*"] },
         title: "Analyze a session file on disk (for files over 50 MB, which VS Code does not hand to extensions)",
       });
       uri = picked?.[0];

@@ -73,27 +73,31 @@ export interface TreeResult {
 }
 
 /** One of ElyraMessage: A message pi sends to the model; ThndrsMessage: A text of the turn; ClaudeMessage: A message
- * Claude Code sends after `--resume`. */
+ * Claude Code sends after `--resume`; CodexItem: An input item Codex sends after `codex exec resume`. */
 export interface ContextMessage {
+  /** A message's role, else the item's type ("function_call", "reasoning", ...). */
   role: string;
   /** For display: the texts of its blocks, a tool call or result named. */
   text: string;
   /** The entry it comes from; for a synthetic result, the assistant entry holding the call. */
   line: number | null;
-  /** ElyraMessage, ClaudeMessage only. */
+  /** ElyraMessage, ClaudeMessage, CodexItem only. */
   note?: string;
   /** ClaudeMessage only. The API content blocks exactly as Claude Code sends them in `messages[i].content`. */
   content?: unknown[];
+  /** CodexItem only. The Responses API input item as Codex rebuilds it. */
+  item?: unknown;
 }
 
 /** One of ElyraContext: What pi sends from a leaf; TurnContext: thndrs: the texts of a turn; also the empty answer
  * for a file that is not a session; ClaudeContext: What Claude Code sends when it resumes the file (before the new
- * prompt), or the error it stops with. */
+ * prompt), or the error it stops with; CodexContext: The history Codex sends when it resumes the rollout (before
+ * the new prompt), or the error it stops with. */
 export interface ContextResult {
   format: string;
   version: number | null;
   label: string;
-  /** ElyraContext, ClaudeContext only. */
+  /** ElyraContext, ClaudeContext, CodexContext only. */
   leaf?: number | null;
   messages: ContextMessage[];
   /** ElyraContext only. When pi's walk from the leaf stopped at a broken link, so the context starts mid-
@@ -102,7 +106,8 @@ export interface ContextResult {
   cut_short?: string | null;
   /** TurnContext only. */
   turn_id?: string | null;
-  /** ClaudeContext only. The error Claude Code prints instead of resuming (no request is sent), or null. */
+  /** ClaudeContext, CodexContext only. The error Claude Code prints instead of resuming (no request is sent), or
+   * null. */
   refused?: string | null;
 }
 

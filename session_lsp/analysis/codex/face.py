@@ -1,0 +1,197 @@
+"""Codex as the rest of the core sees it: `FORMAT`, this package's entry in `formats.FORMATS`. Everything outside the
+package that depends on the format (detection, the passes, the structure and payloads read from the model) asks this
+object."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from .. import plain
+from ..detect import FormatInfo, Kind
+from ..diagnostics import LineIssue, Severity
+from ..editing import LineTemplate
+from ..jsonscan import Path
+from ..payload_types import Buffer
+from ..results import LineResult, Linked, Options
+from ..structure import Budget, Lens, Outline, RenameTarget
+from . import payloads
+from .facts import LineState
+from .line_pass import analyze_line
+from .link_pass import link
+from .model import CodexModel
+from .releases import DEFAULT_RELEASE, RELEASES
+from .schema import LINE_TYPES, Line
+
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_ROLLOUT = re.compile(rf"(?:.*/)?rollout-\d{{4}}-\d{{2}}-\d{{2}}T\d{{2}}-\d{{2}}-\d{{2}}-({_UUID})\.jsonl(?:\.zst)?\Z")
+
+_LOST_LINE = frozenset({"CDX001", "CDX002", "CDX005", "CDX007", "CDX008", "CDX030"})
+"""Line-pass rules whose error is a record lost on resume."""
+
+_DANGLING: dict[str, tuple[str, str]] = {
+    "call_id": ("call with this call_id", "CDX020"),
+    "turn_id": ("task_started event of this turn", ""),
+}
+
+
+def _parent_candidates(thread: str, path: str) -> list[str]:
+    if not re.fullmatch(_UUID, thread) or thread[14] != "7":
+        return []
+    millis = int(thread.replace("-", "")[:12], 16)
+    folder = path.rpartition("/")[0]
+    parts = folder.split("/")
+    day_folders = len(parts) >= 4 and all(p.isdigit() for p in parts[-3:])
+    root = "/".join(parts[:-3]) if day_folders else None
+    found: list[str] = []
+    for hours in (0, *range(-12, 0), *range(1, 15)):
+        for lag in (0, 1):  # the file is named a moment after the id is made
+            when = datetime.fromtimestamp(millis / 1000 + hours * 3600 + lag, UTC)
+            name = f"rollout-{when:%Y-%m-%dT%H-%M-%S}-{thread}.jsonl"
+            if root is not None:
+                found.append(f"{root}/{when:%Y/%m/%d}/{name}")
+            found.append(f"{folder}/{name}")
+    return found
+
+
+class CodexFormat(plain.Quiet):
+    """Codex's face. From `plain.Quiet` it keeps what a rollout does not offer yet: folds, hints, call cards, renames
+    and renumbering."""
+
+    kind = Kind.CODEX
+    agent = "Codex"
+    schema_root: object = Line
+    releases: Mapping[str, object] = RELEASES
+    release_option = "codex"
+    default_release = DEFAULT_RELEASE
+    """`--codex-version` / `sessionLsp.codexVersion` choose a row of `releases.RELEASES` (one row: 0.171)."""
+    utf8_issue = ("CDX009", "the file is not valid UTF-8: Codex reads each line as UTF-8 text, and a line that is not "
+                            "cannot be read, so the records on it are lost on resume")
+    file_fields: Mapping[str, str] = {
+        "forked_from_id": "the rollout of the thread this one was forked from (`rollout-<time>-<id>.jsonl`)"}
+    renamed_with_id: tuple[str, ...] = ()
+    rename_scope = ""
+
+    def linked_file(self, field: str, value: str, options: Options) -> str | None:
+        """`forked_from_id`: the parent thread's rollout, when it exists. Its name holds the time it was created,
+        which a thread id (a UUID v7) carries to the millisecond: the candidates are that time in each UTC offset
+        (Codex names files in local time), in `sessions/YYYY/MM/DD/` beside this rollout's day folder and in this
+        rollout's own folder, and the first that exists is it."""
+        if field != "forked_from_id" or not options.path or options.exists is None:
+            return None
+        return next((c for c in _parent_candidates(value, options.path) if options.exists(c)), None)
+
+    def recognise_name(self, path: str) -> FormatInfo | None:
+        """`rollout-<time>-<uuid>.jsonl`: Codex looks a thread up by such a name, and refuses it when it is empty."""
+        return FormatInfo(Kind.CODEX, None, None) if _ROLLOUT.match(path) else None
+
+    def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
+        """A line in Codex's envelope: a `type` it reads with its `payload` beside it (thndrs records share the name
+        `session_meta` but carry `seq` and no payload)."""
+        tag = obj.get("type")
+        if isinstance(tag, str) and tag in LINE_TYPES and "payload" in obj and "seq" not in obj:
+            return FormatInfo(Kind.CODEX, None, line)
+        return None
+
+    def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        return analyze_line
+
+    def line_state(self, options: Options) -> LineState:
+        return LineState(options.titles)
+
+    def show_titles(self, state: object) -> None:
+        assert isinstance(state, LineState)
+        state.titles = True
+
+    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
+        return None
+
+    def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+             options: Options) -> Linked:
+        return link(lines, results, info, options)
+
+    def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
+               options: Options, changed: Collection[int]) -> Linked | None:
+        return None
+
+    def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
+        return None
+
+    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
+        """A damaged line above the last compaction Codex applies loses nothing it sends: the compaction's
+        replacement history stands for it."""
+        if code not in _LOST_LINE or not isinstance(model, CodexModel) or model.last_compaction is None \
+                or line >= model.last_compaction:
+            return None
+        return (f"(compacted away: the compaction on line {model.last_compaction + 1} replaces what is above it, so "
+                "nothing Codex sends is lost)", Severity.WARNING)
+
+    def session_id_in_file_name(self, path: str | None) -> str | None:
+        found = _ROLLOUT.match(path or "")
+        return found.group(1) if found else None
+
+    def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
+        return frozenset(), frozenset()
+
+    def dangling(self, field: str, facts: object) -> tuple[str, str]:
+        return _DANGLING.get(field, ("record", ""))
+
+    def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
+        return [(tag, "rollout line type") for tag in sorted(LINE_TYPES)] if key == "type" else []
+
+    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
+                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+        if key != "call_id" or not isinstance(model, CodexModel):
+            return []
+        return [(call, f"{model.records[index].facts.name or ''} call") for call, index in model.calls.items()
+                if model.records[index].line < line][-50:]
+
+    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
+        return None
+
+    def id_in_use(self, model: object, candidate: str) -> bool:
+        return isinstance(model, CodexModel) and candidate in model.calls
+
+    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
+                levels: Sequence[dict[str, Any]]) -> bool:
+        return False
+
+    def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
+        return ""
+
+    def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
+        return None
+
+    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
+                  options: Options) -> list[LineTemplate]:
+        return []
+
+    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
+        if not isinstance(model, CodexModel):
+            return super().outline(model, results, budget)
+        return payloads.outline(model, results, budget)
+
+    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
+        return payloads.card_rows(model, line) if isinstance(model, CodexModel) else []
+
+    def lenses(self, model: object) -> list[Lens]:
+        return payloads.lenses(model) if isinstance(model, CodexModel) else []
+
+    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        return None
+
+    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
+        if not isinstance(model, CodexModel):
+            return super().tree(info, results, model)
+        return payloads.tree(info, results, model)
+
+    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
+                line: int, options: Options) -> msgspec.Struct:
+        return payloads.context(info, lines, model if isinstance(model, CodexModel) else None, options.path)
+
+
+FORMAT = CodexFormat()

@@ -1,0 +1,109 @@
+"""The repair proof for Codex (as repair.py for pi): every Codex conformance mutant, fixed by `session-lsp fix
+--unsafe-fixes` (the function the command runs, `session_lsp.fixer.repair`), then resumed by the real Codex 0.171.0.
+
+A mutant is repaired when Codex resumes the fixed rollout (no refusal) and `check` reports no error in it. Its content
+is lost when an item Codex sent for the damaged rollout (by id; the synthetic "aborted" outputs and the other items
+Codex makes itself, whose ids are not in the file, are not content) is not in what it sends for the fixed one.
+Codex's answers come from the record like the suite's; a fixed rollout missing from it runs the CLI.
+`python -m tests.conformance.codex_repair` (`--record` adds the fixed rollouts' runs to the record, as root).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from session_lsp.analysis import Options, Severity
+from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.rule_filter import RuleFilter
+from session_lsp.fixer import repair
+
+from . import codex_mutants, codex_oracle, codex_suite
+
+COMMAND = "session-lsp fix --unsafe-fixes FILE"
+
+
+class Repaired(msgspec.Struct):
+    name: str
+    kind: str
+    failed: list[str]
+    """Why the fixed rollout is not repaired: "refused", "error" (empty: repaired)."""
+    errors: list[str]
+    lost: list[str]
+    """The ids of the items Codex sent for the damaged rollout that it no longer sends for the fixed one."""
+    fixes: int
+
+
+def _content(items: list[Any] | None, data: bytes) -> list[str]:
+    """The ids of the items that come from the file (Codex's own items, synthetic outputs among them, left out)."""
+    return [item["id"] for item in items or [] if isinstance(item, dict) and isinstance(item.get("id"), str)
+            and item["id"].encode() in data]
+
+
+def run(count: int = codex_mutants.MUTANTS) -> list[Repaired]:
+    clean = codex_suite.rollouts()
+    made = codex_mutants.generate([(r.name, r.data) for r in clean], count)
+    path = {rollout.name: rollout.path for rollout in clean}
+    everything = RuleFilter([], [])
+    outcomes = [repair(m.name, m.data, everything, "", unsafe=True, path=Path(path[m.seed]).name) for m in made]
+    fixed = [o.new if o.new is not None else m.data for m, o in zip(made, outcomes, strict=True)]
+    cases = [codex_oracle.resume_case(m.name, path[m.seed], m.data) for m in made]
+    cases += [codex_oracle.resume_case(m.name, path[m.seed], data) for m, data in zip(made, fixed, strict=True)]
+    results = codex_oracle.run(cases)
+    out: list[Repaired] = []
+    for index, (mutant, outcome, data) in enumerate(zip(made, outcomes, fixed, strict=True)):
+        before = codex_suite.sent(results[index], path[mutant.seed], mutant.data)
+        after = codex_suite.sent(results[len(made) + index], path[mutant.seed], data)
+        failed = []
+        if after is None:
+            failed.append("refused")
+        document = analyze_bytes(data, Options(path=Path(path[mutant.seed]).name))
+        errors = sorted({d.code for d in document.diagnostics() if d.severity is Severity.ERROR})
+        if errors:
+            failed.append("error")
+        gone = list((Counter(_content(before, mutant.data)) - Counter(_content(after, data))).elements())
+        out.append(Repaired(mutant.name, mutant.kind, failed, errors, gone, len(outcome.applied)))
+    return out
+
+
+def table(results: Sequence[Repaired]) -> str:
+    """Mutants, fixes applied, repaired, still erroring, still refused after the fix, items lost; then the kinds
+    where anything is left."""
+    rows = ["| Codex | mutants | fixes applied | repaired | still erroring | refused after the fix | items lost |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            f"| {codex_oracle.VERSION} | {len(results)} | {sum(r.fixes for r in results)} | "
+            f"{sum(1 for r in results if not r.failed)} | {sum(1 for r in results if 'error' in r.failed)} | "
+            f"{sum(1 for r in results if 'refused' in r.failed)} | {sum(len(r.lost) for r in results)} |"]
+    left: dict[str, list[Repaired]] = defaultdict(list)
+    for r in results:
+        if r.failed or r.lost:
+            left[r.kind].append(r)
+    for kind, group in sorted(left.items()):
+        codes = Counter(code for r in group for code in r.errors)
+        rows.append(f"\n{kind}: {sum(1 for r in group if r.failed)} not repaired "
+                    f"{dict(Counter(f for r in group for f in r.failed))}, errors left {dict(codes)}, "
+                    f"items lost {sum(len(r.lost) for r in group)}")
+    return "\n".join(rows)
+
+
+def main(argv: list[str]) -> int:
+    try:
+        results = run()
+    except RuntimeError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(f"`{COMMAND}` on every Codex conformance mutant, then the real Codex:\n")
+    print(table(results))
+    if "--record" in argv:
+        codex_suite.run()
+        print(f"recorded {codex_oracle.record()} runs in {codex_oracle.RECORD}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
