@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
+from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze, features
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.features import fix_document, fixes
 from session_lsp.analysis.features.fixes import apply_edits
@@ -234,6 +234,67 @@ def damage(draw: st.DrawFn, line: str) -> str:
 
 
 @st.composite
+def codex_item(draw: st.DrawFn) -> dict[str, Any]:
+    """A Codex response item: a message, a call or an output paired (or not) by call_id, or an unknown kind."""
+    call = draw(st.sampled_from(CALLS))
+    return draw(st.sampled_from((
+        {"type": "message", "role": draw(st.sampled_from(("user", "assistant", "developer", "system"))),
+         "content": [{"type": draw(st.sampled_from(("input_text", "output_text"))), "text": draw(st.sampled_from(
+             (*TEXTS, "<environment_context>x")))}]},
+        {"type": "function_call", "id": "fc_1", "name": "exec_command", "arguments": "{}", "call_id": call},
+        {"type": "function_call_output", "call_id": call, "output": "ok"},
+        {"type": "custom_tool_call", "call_id": call, "name": "apply_patch", "input": "x"},
+        {"type": "custom_tool_call_output", "call_id": call, "output": "done"},
+        {"type": "reasoning", "summary": [], "content": None, "encrypted_content": "gAAA"},
+        {"type": "mystery_item"},
+    )))
+
+
+@st.composite
+def codex_line(draw: st.DrawFn, ordinal: int) -> dict[str, Any]:
+    """A Codex rollout line in its envelope: session_meta, a response item, a turn event, a rollback, a compaction
+    whose replacement history and metadata may differ in length."""
+    payload: Any = draw(st.sampled_from(("item", "event", "compacted", "meta", "other")))
+    tag = {"item": "response_item", "event": "event_msg", "compacted": "compacted", "meta": "session_meta",
+           "other": draw(st.sampled_from(("turn_context", "world_state", "token_usage_record", "future")))}[payload]
+    if payload == "item":
+        payload = draw(codex_item())
+    elif payload == "event":
+        payload = {"type": draw(st.sampled_from(("task_started", "task_complete", "thread_rolled_back", "new_event"))),
+                   "turn_id": draw(st.sampled_from(TURNS)), "num_turns": draw(st.integers(-1, 3))}
+    elif payload == "compacted":
+        history = draw(st.lists(codex_item(), max_size=4))
+        payload = {"message": "summary", "replacement_history": history,
+                   "replacement_history_metadata": [{}] * draw(st.integers(0, 4))}
+    elif payload == "meta":
+        payload = {"id": draw(st.sampled_from(IDS)), "timestamp": STAMPS[0], "cwd": "/w", "originator": "codex_exec",
+                   "cli_version": "0.171.0", "forked_from_id": draw(st.sampled_from(IDS))}
+    else:
+        payload = {"model": "gpt-5.5", "turn_id": draw(st.sampled_from(TURNS))}
+    return {"timestamp": draw(st.sampled_from(STAMPS)), "ordinal": draw(st.sampled_from((ordinal, ordinal, 0, None))),
+            "type": tag, "payload": payload}
+
+
+@st.composite
+def codex_text(draw: st.DrawFn) -> str:
+    """A Codex rollout (its session_meta first, mostly), with mutated, damaged and glued lines."""
+    values: list[Any] = [draw(codex_line(number)) for number in range(draw(st.integers(1, 10)))]
+    if draw(st.integers(0, 4)):
+        values[0] = {"timestamp": STAMPS[0], "ordinal": 0, "type": "session_meta",
+                     "payload": {"id": IDS[4], "timestamp": STAMPS[0], "cwd": "/w", "originator": "codex_exec",
+                                 "cli_version": "0.171.0"}}
+    lines = []
+    for value in values:
+        if draw(st.integers(0, 3)) == 0:
+            value = mutate(draw, value)
+        lines.append(damage(draw, serialize(draw, value)))
+    if len(lines) > 2 and draw(st.integers(0, 5)) == 0:
+        at = draw(st.integers(1, len(lines) - 1))
+        lines[at - 1 : at + 1] = [lines[at - 1] + lines[at]]
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
 def session_text(draw: st.DrawFn) -> str:
     """A file that starts like an Elyra or thndrs session (or neither), with mutated, damaged and glued lines."""
     kind = draw(st.sampled_from(("elyra", "thndrs", "plain")))
@@ -307,6 +368,18 @@ def test_arbitrary_json_lines(lines: list[str]) -> None:
 @given(session_text())
 def test_session_shaped_lines_with_mutations(text: str) -> None:
     analyze_checked(text)
+
+
+@COMMON
+@given(codex_text())
+def test_codex_rollouts_with_mutations(text: str) -> None:
+    """Every payload a feature builds from a damaged rollout, too: the history Codex sends, the tree, the outline."""
+    document = analyze_checked(text)
+    assert document.face.agent in ("Codex", "")
+    context = features.context(document, -1)
+    assert context.get("refused") is not None or isinstance(context["messages"], list)
+    features.tree(document)
+    features.document_symbols(document)
 
 
 @COMMON

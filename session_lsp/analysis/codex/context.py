@@ -41,8 +41,8 @@ def refusal(lines: Sequence[str], model: CodexModel | None, path: str | None) ->
     if not first.strip():
         return EMPTY.format(where) if all(not line.strip() for line in lines) else INVALID_META.format(where)
     decoded = decode(first)
-    if decoded.kind is LineKind.OBJECT and decoded.value.get("type") in s.PAYLOADS and \
-            decoded.value.get("type") != "session_meta":
+    tag = decoded.value.get("type") if decoded.kind is LineKind.OBJECT else None
+    if isinstance(tag, str) and tag in s.PAYLOADS and tag != "session_meta":
         return NOT_META.format(where)
     return INVALID_META.format(where)
 
@@ -94,7 +94,7 @@ def _as_sent(item: dict[str, Any]) -> dict[str, Any]:
     """The item as Codex serialises it into the request: its internal metadata left out, a kind it does not know
     as `Other`, the fields serde writes whether or not the file had them."""
     kind = item.get("type")
-    if kind not in s.ITEM_KINDS:
+    if not isinstance(kind, str) or kind not in s.ITEM_KINDS:
         return {"type": "other"}
     out = {key: value for key, value in item.items() if key != INTERNAL}
     if kind == "reasoning":
