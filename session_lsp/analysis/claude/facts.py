@@ -48,6 +48,9 @@ class Facts(msgspec.Struct, frozen=True, gc=False):
     meta: bool = False
     api_error: bool = False
     tool_names: tuple[str, ...] = ()
+    timestamp: str | None = None
+    """The record's `timestamp` as written: where a `parentUuid` names nothing, Claude Code links the record to the
+    one written last before it by this time (model.py); parsed only then."""
 
 
 class GluedFacts(msgspec.Struct, frozen=True, gc=False):
@@ -123,7 +126,7 @@ def _chained(tag: str, record: s.Chained, text: str, state: LineState) -> Facts:
                  state.shared(subtype) if subtype else None, record.isSidechain,
                  _session(record, state), record.agentId, message_id, tuple(uses), tuple(results), tuple(server),
                  tuple(blocks), None, None, False, source, agent_result, hash(text.strip()), compact,
-                 bool(record.isMeta), api_error, tuple(names))
+                 bool(record.isMeta), api_error, tuple(names), record.timestamp)
 
 
 def _has_parent(text: str) -> bool:
@@ -187,4 +190,4 @@ def of_object(obj: dict[str, Any], text: str) -> Facts:
                  string(obj.get("messageId")) if tag == "file-history-snapshot" else None,
                  obj.get("isSnapshotUpdate") is True, string(obj.get("sourceToolAssistantUUID")), None,
                  hash(text.strip()), obj.get("isCompactSummary") is True, obj.get("isMeta") is True,
-                 obj.get("isApiErrorMessage") is True)
+                 obj.get("isApiErrorMessage") is True, (), string(obj.get("timestamp")))

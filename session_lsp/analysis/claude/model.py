@@ -4,14 +4,19 @@ calls paired along it. Built whole by its constructor and never changed afterwar
 How Claude Code 2.1.332 rebuilds a conversation from the file (seen with the real CLI resuming damaged copies):
 it indexes the chain records (user, assistant, attachment, system, progress) by `uuid`, a later row with an equal
 uuid replacing the earlier; it takes the last main-chain record (not a sidechain) that no record names as parent as
-the leaf, and walks `parentUuid` up from it. A `parentUuid` naming nothing is bridged to the chain record above it in
-the file; a null `parentUuid` ends the walk (a compact boundary's, on purpose: the summary below it replaces what it
-hides, whose leaf `logicalParentUuid` names).
+the leaf, and walks `parentUuid` up from it. Where a `parentUuid` names nothing, or a record already walked (a cycle),
+it links the record to the one written last before it by `timestamp` (at most 5 s earlier; of several written at that
+same instant, the first in the file), among the chain records of its side (main or sidechain) not walked yet, a
+`file_snapshot` system record excepted; with none, or no readable timestamp, the history starts at the record. A null
+`parentUuid` ends the walk (a compact boundary's, on purpose: the summary below it replaces what it hides, whose leaf
+`logicalParentUuid` names).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from ..jsonscan import Path
@@ -32,6 +37,22 @@ class Record:
 
 CHAIN_TAGS = frozenset({"user", "assistant", "attachment", "system"})
 """The record types Claude Code links into the conversation (a missing `parentUuid` counts as null)."""
+
+BRIDGE_MS = 5000.0
+"""How much earlier than a record with a broken link the record Claude Code links it to may be written."""
+
+
+def epoch_ms(timestamp: str | None) -> float | None:
+    """A `timestamp` as milliseconds, as JavaScript's `Date` reads an ISO 8601 one; None where it reads NaN."""
+    if timestamp is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(timestamp)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None  # Claude Code writes UTC with `Z`; a time without zone would be read as local time
+    return moment.timestamp() * 1000.0
 
 
 class ClaudeModel:
@@ -113,7 +134,7 @@ class ClaudeModel:
                 cycle = index
                 found = None
             if found is None:
-                found = self._above(index, seen)
+                found = self._by_time(index, seen)
                 if found is not None:
                     bridged[index] = found
             index = found
@@ -135,15 +156,26 @@ class ClaudeModel:
             return chain
         out: list[int] = []
         emitted: set[int] = set()
-        for index in chain:
+        position = 0
+        while position < len(chain):
+            index = chain[position]
+            position += 1
             if index in emitted:
                 continue
             message_id = self.records[index].facts.message_id
             group = responses.get(message_id, ()) if message_id is not None else ()
             out.append(index)
             emitted.add(index)
-            for member in group:  # the response's records off the chain follow its first record on it
-                if member not in on and member not in emitted:
+            missing = [member for member in group if member not in on and member not in emitted]
+            if not missing:
+                continue
+            # the response's records off the chain join its run of records on it, in file order
+            run: list[int] = []
+            while position < len(chain) and self.records[chain[position]].facts.message_id == message_id:
+                run.append(chain[position])
+                position += 1
+            for member in sorted([*run, *missing]):
+                if member not in emitted:
                     out.append(member)
                     emitted.add(member)
         return out
@@ -181,14 +213,35 @@ class ClaudeModel:
                 waiting = []
         return out
 
-    def _above(self, index: int, seen: set[int]) -> int | None:
-        """The chain record Claude Code bridges a broken link to: the nearest one above in the file."""
-        for earlier in range(index - 1, -1, -1):
-            f = self.records[earlier].facts
-            if (f.tag in CHAIN_TAGS and f.sidechain == self.subagent and earlier not in seen
-                    and (f.uuid is None or self.by_uuid.get(f.uuid) == earlier)):
-                return earlier  # a record without uuid too: no link names it, but it is the one above
-        return None
+    def _by_time(self, index: int, seen: set[int]) -> int | None:
+        """The record Claude Code links a record with a broken link to (see the module's docstring)."""
+        own = epoch_ms(self.records[index].facts.timestamp)
+        if own is None:
+            return None
+        side = self.records[index].facts.sidechain
+        timed = self.views.get(f"timed-{side}")
+        if timed is None:
+            # Claude Code's map by uuid: a key's place is its first row's, its value the last row's; the rows
+            # without a uuid share one key (JavaScript's `undefined`)
+            place: dict[str | None, tuple[int, int]] = {}
+            for found, record in enumerate(self.records):
+                if record.facts.tag in CHAIN_TAGS:
+                    uuid = record.facts.uuid
+                    place[uuid] = (place[uuid][0] if uuid in place else len(place), found)
+            entries: list[tuple[float, int, int]] = []
+            for position, found in place.values():
+                f = self.records[found].facts
+                at = epoch_ms(f.timestamp)
+                if f.sidechain == side and at is not None and not (f.tag == "system" and f.subtype == "file_snapshot"):
+                    entries.append((at, -position, found))
+            entries.sort()
+            timed = self.views[f"timed-{side}"] = entries
+        at = bisect_right(timed, (own, 1, 0)) - 1
+        while at >= 0 and timed[at][2] in seen:
+            at -= 1
+        if at < 0 or own - timed[at][0] > BRIDGE_MS:
+            return None
+        return timed[at][2]
 
     # -- results.LinkModel --------------------------------------------------------------------------------------
 
