@@ -103,6 +103,28 @@ def test_a_null_parent_cuts_the_history_and_a_placeholder_replaces_the_cut_off_r
     assert "List the files." not in json.dumps(_contents(payload))
 
 
+def test_a_dangling_parent_is_linked_to_the_record_written_last_before_it() -> None:
+    """Both seen with the real CLI: within 5 s the chain goes on from the record written last before (here the
+    whole history is sent, as for the clean file); later than that the history starts at the record."""
+    clean = _contents(_context(CASES / "clean-tool-call.jsonl"))
+    assert _contents(_context(CASES / "CCD020-dangling-parent.jsonl")) == clean
+    assert _contents(_context(CASES / "CCD020-dangling-parent-cut.jsonl")) == [
+        ("assistant", [{"type": "text", "text": "There is one file: notes.py."}])]
+
+
+def test_tool_results_that_follow_no_assistant_message_are_dropped() -> None:
+    """The call's records deleted and its results' record relinked to the prompt: Claude Code drops the results
+    and sends the prompt as a list of blocks (seen with the real CLI)."""
+    lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
+    results = json.loads(lines[4])
+    results["parentUuid"] = "u1"
+    document = analyze("\n".join([lines[0], lines[1], json.dumps(results), *lines[5:]]) + "\n",
+                       Options(path=f"{SESSION}.jsonl"))
+    assert _contents(features.context(document, -1)) == [
+        ("user", [{"type": "text", "text": "List the files."}]), ("system", []),
+        ("assistant", [{"type": "text", "text": "There is one file: notes.py."}])]
+
+
 def test_a_history_ending_on_the_user_s_side_gets_no_response_requested() -> None:
     lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
     cut = "\n".join(lines[:5]) + "\n"  # up to the tool result

@@ -13,19 +13,9 @@ KNOWN: tuple[Known, ...] = (
           "above the /compact boundary, where nothing of it is sent (1 of 11); telling that needs the link pass to "
           "place the torn line by its readable `parentUuid`.", "21"),
     Known("*", "delete-record", "context",
-          _OPEN + "a deleted record whose child is then linked by time: Claude Code renders the records around the "
-          "gap differently (4 of 10): where the history ends in a user message left empty it answers \"No response "
-          "requested.\" where we send \"(no content)\" (114, 213), a task notification after the gap is kept "
-          "(080), and across a /compact it starts at the summary (279).", "21"),
-    Known("*", "unknown-type", "context",
-          _OPEN + "a record of an unknown type on the chain: Claude Code keeps a queued-command text we render as "
-          "\"(no content)\" (1 of 10, 089).", "21"),
-    Known("*", "tool-result-id", "context",
-          _OPEN + "one of 10 (092): Claude Code keeps the text of a queued prompt where we send \"(no content)\".",
-          "21"),
-    Known("*", "glued-lines", "context",
-          _OPEN + "one of 10 (307): the history ends in a user message left empty; Claude Code answers \"No response "
-          "requested.\" where we send \"(no content)\".", "21"),
+          _OPEN + "a deleted record whose child is then linked by time (2 of 10): Claude Code keeps a task "
+          "notification after the gap that we leave out (080), and across a /compact it starts the history at the "
+          "summary (279).", "21"),
     Known("*", "parent-dangling", "context",
           _OPEN + "one of 10 (116): the history starts at a queued_command attachment (its parent dangles, nothing "
           "was written in the 5 s before it); Claude Code sends it as a user message, we as a system one.", "21"),

@@ -327,7 +327,8 @@ def _attachment(out: list[_Message], line: int, obj: dict[str, Any]) -> None:
 
 
 def _results_only(part: str | list[Any]) -> bool:
-    return isinstance(part, list) and bool(part) and all(block.get("type") == "tool_result" for block in part)
+    """A tool_result record's part (left empty when its results lost their calls)."""
+    return isinstance(part, list) and all(block.get("type") == "tool_result" for block in part)
 
 
 class _Front(str):
@@ -359,7 +360,7 @@ def _finish(out: list[_Message]) -> list[_Message]:
             kept[-1].notes.extend(message.notes)
             continue
         kept.append(message)
-    out = kept
+    out = _paired(kept)
     for message in out:
         if message.role == "user":
             message.content = _joined(message.parts)  # a string or blocks, as sent
@@ -377,6 +378,28 @@ def _finish(out: list[_Message]) -> list[_Message]:
         empty.notes.append("the first turn's system attachments are not in the history: Claude Code sends this")
         out.insert(first + 1, empty)
     return out
+
+
+def _paired(out: list[_Message]) -> list[_Message]:
+    """Claude Code's last repair of tool pairing before it sends: a user message with tool results that does not
+    follow an assistant message loses them all; left with nothing, it goes (the orphaned-result placeholder when it
+    is the first message)."""
+    kept: list[_Message] = []
+    for message in out:
+        if message.role == "user" and (not kept or kept[-1].role != "assistant") and any(
+                isinstance(part, list) and (not part or any(block.get("type") == "tool_result" for block in part))
+                for part in message.parts):  # an empty part: a tool_result record whose results lost their calls
+            parts = [[block for block in part if block.get("type") != "tool_result"] if isinstance(part, list)
+                     else part for part in message.parts]
+            remaining = [part for part in parts if not isinstance(part, list) or part]
+            message.notes.append("tool results that do not follow an assistant message dropped")
+            if not remaining:
+                if kept:
+                    continue
+                remaining.append([{"type": "text", "text": ORPHANED}])
+            message.parts = [*remaining, []]  # still a list of blocks, as Claude Code filters the content array
+        kept.append(message)
+    return kept
 
 
 def _joined(parts: list[str | list[Any]]) -> str | list[Any]:
