@@ -125,6 +125,19 @@ def test_tool_results_that_follow_no_assistant_message_are_dropped() -> None:
         ("assistant", [{"type": "text", "text": "There is one file: notes.py."}])]
 
 
+def test_a_broken_link_after_a_compaction_does_not_reach_above_it() -> None:
+    """The /compact corpus file with the record under the summary deleted (line 36): its child is linked by time,
+    but never to a record the compaction left behind, so the history still starts at the summary and the kept
+    segment (as the real CLI sent for this mutant)."""
+    path = CORPUS / "a8aa60fe-e3e8-4e39-b73e-3c7ed531adea.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert '"<local-command-caveat>' in lines[35]
+    document = analyze("\n".join(lines[:35] + lines[36:]), Options(path=path.name))
+    roles = [(m["role"], m["line"]) for m in features.context(document, -1)["messages"]]
+    clean = [(m["role"], m["line"]) for m in _context(path, path.name)["messages"]]
+    assert roles[:3] == clean[:3] and clean[0] == ("user", 34) and clean[2] == ("assistant", 24)
+
+
 def test_a_history_ending_on_the_user_s_side_gets_no_response_requested() -> None:
     lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
     cut = "\n".join(lines[:5]) + "\n"  # up to the tool result

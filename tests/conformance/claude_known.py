@@ -13,15 +13,11 @@ KNOWN: tuple[Known, ...] = (
           "above the /compact boundary, where nothing of it is sent (1 of 11); telling that needs the link pass to "
           "place the torn line by its readable `parentUuid`.", "21"),
     Known("*", "delete-record", "context",
-          _OPEN + "a deleted record whose child is then linked by time (2 of 10): Claude Code keeps a task "
-          "notification after the gap that we leave out (080), and across a /compact it starts the history at the "
-          "summary (279).", "21"),
+          _OPEN + "one of 10 (080): the record deleted sits before a task notification; Claude Code still sends the "
+          "notification as a last user message, which we leave out.", "21"),
     Known("*", "parent-dangling", "context",
           _OPEN + "one of 10 (116): the history starts at a queued_command attachment (its parent dangles, nothing "
           "was written in the 5 s before it); Claude Code sends it as a user message, we as a system one.", "21"),
-    Known("*", "parent-cycle", "context",
-          _OPEN + "one of 10 (151): a cycle across a /compact boundary; Claude Code starts the history at the "
-          "compact summary, we walk above it.", "21"),
     Known("*", "nul-padding", "context",
           _OPEN + "one of 10 (109): a NUL block that swallows the start of the compact boundary record; Claude Code "
           "merges the summary into the next user message.", "21"),

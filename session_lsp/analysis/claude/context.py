@@ -94,48 +94,16 @@ def context(info: FormatInfo, lines: Sequence[str], model: ClaudeModel | None, l
 
 
 def _chain(lines: Sequence[str], model: ClaudeModel) -> list[tuple[int, dict[str, Any]]]:
-    """The chain's records as sent, a compaction's preserved segment after the record it is anchored to."""
+    """The chain's records as sent (a compaction's kept segment is on it after the summary: model.py)."""
     found: list[tuple[int, dict[str, Any]]] = []
-    preserved: dict[str, list[int]] = {}
     for index in model.chain:
         record = model.records[index]
         if record.facts.tag not in SENT:
             continue
         obj = _object(lines, record)
-        if obj is None:
-            continue
-        found.append((record.line, obj))
-        if record.facts.subtype == "compact_boundary":
-            anchor, segment = _segment(model, obj)
-            if anchor is not None:
-                preserved[anchor] = segment
-        for kept in preserved.pop(record.facts.uuid or "", ()):
-            segment_obj = _object(lines, model.records[kept])
-            if segment_obj is not None and model.records[kept].facts.tag in SENT:
-                found.append((model.records[kept].line, segment_obj))
+        if obj is not None:
+            found.append((record.line, obj))
     return found
-
-
-def _segment(model: ClaudeModel, boundary: dict[str, Any]) -> tuple[str | None, list[int]]:
-    """The anchor and the records (head first) of the segment a compact boundary keeps: Claude Code sends them
-    right after the anchor (the summary)."""
-    metadata = boundary.get("compactMetadata")
-    segment = metadata.get("preservedSegment") if isinstance(metadata, dict) else None
-    if not isinstance(segment, dict):
-        return None, []
-    head, anchor, tail = (segment.get(key) for key in ("headUuid", "anchorUuid", "tailUuid"))
-    if not (isinstance(head, str) and isinstance(anchor, str) and isinstance(tail, str)):
-        return None, []
-    out: list[int] = []
-    index = model.by_uuid.get(tail)
-    while index is not None and index not in out:
-        out.append(index)
-        facts = model.records[index].facts
-        if facts.uuid == head or facts.parent is None:
-            break
-        index = model.by_uuid.get(facts.parent)
-    out.reverse()
-    return anchor, out
 
 
 def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:

@@ -9,7 +9,9 @@ it links the record to the one written last before it by `timestamp` (at most 5 
 same instant, the first in the file), among the chain records of its side (main or sidechain) not walked yet, a
 `file_snapshot` system record excepted; with none, or no readable timestamp, the history starts at the record. A null
 `parentUuid` ends the walk (a compact boundary's, on purpose: the summary below it replaces what it hides, whose leaf
-`logicalParentUuid` names).
+`logicalParentUuid` names). When a compaction kept a segment (`compactMetadata.preservedSegment`), Claude Code first
+leaves every record placed before the last boundary out of its map, the segment's excepted, and relinks the segment
+under the summary, with what hung under the summary under the segment's tail.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from ..jsonscan import Path
@@ -89,6 +92,10 @@ class ClaudeModel:
         self.subagent = not any(r.facts.has_parent and not r.facts.sidechain for r in records
                                 if r.facts.tag in CHAIN_TAGS)
         """Every chain record is a sidechain: the file is a subagent's transcript, its chain its own."""
+        self.relinked: dict[int, str] = {}
+        """Records whose parent Claude Code changes to walk a compaction's kept segment: its head's is the anchor
+        (the summary), and what hung under the anchor hangs under the segment's tail."""
+        self.dropped, self.tail = self._before_compaction()
         self.leaf = self._leaf()
         chain, self.bridged, self.cycle = self._walk()
         self.chain = self._with_siblings(self._with_response(chain))
@@ -104,6 +111,51 @@ class ClaudeModel:
             if record.facts.tag == "user" and record.facts.uuid is not None:
                 message_lines.setdefault(record.facts.uuid, record.line)
         self.user_lines = message_lines
+
+    def _before_compaction(self) -> tuple[frozenset[int], int | None]:
+        """What Claude Code leaves out of its map when a compaction kept a segment: every record placed before the
+        last compact boundary (by its uuid's first row) but the kept segment's; and the segment's tail, to which it
+        links a user or assistant record whose parent is one of those. Nothing when no boundary kept a segment, or
+        the last one's segment cannot be walked from tail to head."""
+        order: dict[str, int] = {}
+        last: int | None = None
+        kept = False
+        for index, record in enumerate(self.records):
+            f = record.facts
+            if f.tag not in CHAIN_TAGS or f.uuid is None:
+                continue
+            order.setdefault(f.uuid, len(order))
+            if f.subtype == "compact_boundary" and self.by_uuid.get(f.uuid) == index:
+                last = index
+                kept = kept or f.segment is not None
+        if last is None or not kept:
+            return frozenset(), None
+        boundary = self.records[last].facts
+        preserved: list[int] = []
+        if boundary.segment is not None:
+            head, _, tail = boundary.segment
+            found = self.by_uuid.get(tail)
+            while found is not None and found not in preserved:
+                preserved.append(found)
+                if self.records[found].facts.uuid == head:
+                    break
+                parent = self.records[found].facts.parent
+                found = None if parent is None else self.by_uuid.get(parent)
+            else:
+                return frozenset(), None
+        if preserved and boundary.segment is not None:
+            anchor = boundary.segment[1]
+            tail_uuid = self.records[preserved[0]].facts.uuid or ""
+            for index in self.by_uuid.values():
+                if index != preserved[-1] and self.records[index].facts.parent == anchor:
+                    self.relinked[index] = tail_uuid
+            for index, above in pairwise(preserved):  # tail first: each under the one before
+                self.relinked[index] = self.records[above].facts.uuid or ""
+            self.relinked[preserved[-1]] = anchor
+        cut = order[boundary.uuid or ""]
+        dropped = frozenset(index for uuid, index in self.by_uuid.items()
+                            if order[uuid] < cut and index not in preserved)
+        return dropped, preserved[0] if preserved else None
 
     def _leaf(self) -> int | None:
         """The chain record whose uuid the file declares last: Claude Code keeps records in a map by uuid, in the
@@ -129,7 +181,9 @@ class ClaudeModel:
             f = self.records[index].facts
             if f.parent is None or f.subtype == "compact_boundary":
                 break
-            found = self.by_uuid.get(f.parent)
+            found = self.by_uuid.get(self.relinked.get(index, f.parent))
+            if found is not None and found in self.dropped:
+                found = self.tail if f.tag in ("user", "assistant") else None
             if found is not None and found in seen:
                 cycle = index
                 found = None
@@ -232,6 +286,8 @@ class ClaudeModel:
             for position, found in place.values():
                 f = self.records[found].facts
                 at = epoch_ms(f.timestamp)
+                if found in self.dropped:
+                    continue
                 if f.sidechain == side and at is not None and not (f.tag == "system" and f.subtype == "file_snapshot"):
                     entries.append((at, -position, found))
             entries.sort()
