@@ -138,6 +138,21 @@ def test_a_broken_link_after_a_compaction_does_not_reach_above_it() -> None:
     assert roles[:3] == clean[:3] and clean[0] == ("user", 34) and clean[2] == ("assistant", 24)
 
 
+def test_a_queued_prompt_that_starts_the_history_is_the_first_user_message() -> None:
+    """The queued_command attachment of the corpus file with its parent set to null: the history starts at it and
+    Claude Code sends its text, out of its reminder wrapper, as the first user message (seen with the real CLI)."""
+    path = CORPUS / "bcd393fe-5729-435f-bd0a-a5b91b291277.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    record = json.loads(lines[27])
+    assert record["attachment"]["type"] == "queued_command"
+    record["parentUuid"] = None
+    document = analyze("\n".join([*lines[:27], json.dumps(record), *lines[28:]]), Options(path=path.name))
+    first, second = features.context(document, -1)["messages"][:2]
+    assert first["role"] == "user" and first["content"].startswith(
+        "The user sent a new message while you were working:\nMake the greeting a bit friendlier")
+    assert (second["role"], second["content"]) == ("system", [])
+
+
 def test_a_history_ending_on_the_user_s_side_gets_no_response_requested() -> None:
     lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
     cut = "\n".join(lines[:5]) + "\n"  # up to the tool result

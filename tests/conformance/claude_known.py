@@ -15,9 +15,6 @@ KNOWN: tuple[Known, ...] = (
     Known("*", "delete-record", "context",
           _OPEN + "one of 10 (080): the record deleted sits before a task notification; Claude Code still sends the "
           "notification as a last user message, which we leave out.", "21"),
-    Known("*", "parent-dangling", "context",
-          _OPEN + "one of 10 (116): the history starts at a queued_command attachment (its parent dangles, nothing "
-          "was written in the 5 s before it); Claude Code sends it as a user message, we as a system one.", "21"),
     Known("*", "nul-padding", "context",
           _OPEN + "one of 10 (109): a NUL block that swallows the start of the compact boundary record; Claude Code "
           "merges the summary into the next user message.", "21"),

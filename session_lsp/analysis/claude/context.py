@@ -281,6 +281,11 @@ def _attachment(out: list[_Message], line: int, obj: dict[str, Any]) -> None:
     if not texts:
         return
     if obj.get("renderedRole") == "system":
+        attachment = obj.get("attachment")
+        if not out and isinstance(attachment, dict) and attachment.get("type") == "queued_command":
+            # a queued prompt that starts the history (a cut): Claude Code sends it as the first user message
+            _user_message(out, line).parts.append(_unwrapped(texts[0]))
+            return
         last = out[-1] if out else None
         if last is not None and last.role == "user" and last.parts and _results_only(last.parts[-1]):
             last.parts.extend(_unwrapped(text) for text in texts)  # beside the tool results, not a system turn
