@@ -117,19 +117,16 @@ class ClaudeModel:
         last compact boundary (by its uuid's first row) but the kept segment's; and the segment's tail, to which it
         links a user or assistant record whose parent is one of those. Nothing when no boundary kept a segment, or
         the last one's segment cannot be walked from tail to head."""
-        order: dict[str, int] = {}
-        last: int | None = None
-        kept = False
-        for index, record in enumerate(self.records):
-            f = record.facts
-            if f.tag not in CHAIN_TAGS or f.uuid is None:
-                continue
-            order.setdefault(f.uuid, len(order))
-            if f.subtype == "compact_boundary" and self.by_uuid.get(f.uuid) == index:
-                last = index
-                kept = kept or f.segment is not None
-        if last is None or not kept:
+        boundaries = [index for index, record in enumerate(self.records)
+                      if record.facts.subtype == "compact_boundary" and record.facts.uuid is not None
+                      and self.by_uuid.get(record.facts.uuid) == index]
+        if not any(self.records[index].facts.segment is not None for index in boundaries):
             return frozenset(), None
+        order: dict[str, int] = {}
+        for record in self.records:
+            if record.facts.tag in CHAIN_TAGS and record.facts.uuid is not None:
+                order.setdefault(record.facts.uuid, len(order))
+        last = max(boundaries, key=lambda index: order[self.records[index].facts.uuid or ""])
         boundary = self.records[last].facts
         preserved: list[int] = []
         if boundary.segment is not None:
