@@ -153,6 +153,18 @@ def test_a_queued_prompt_that_starts_the_history_is_the_first_user_message() -> 
     assert (second["role"], second["content"]) == ("system", [])
 
 
+def test_a_record_after_nul_bytes_is_lost() -> None:
+    """16 NUL bytes before the last response's record: the real CLI does not read the line, so the history ends with
+    the tool result and it answers "No response requested."."""
+    lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").split("\n")
+    lines[5] = "\x00" * 16 + lines[5]
+    document = analyze("\n".join(lines), Options(path=f"{SESSION}.jsonl"))
+    messages = _contents(features.context(document, -1))
+    assert messages[-2][0] == "user" and messages[-1] == (
+        "assistant", [{"type": "text", "text": "No response requested."}])
+    assert [(d.code, d.severity.name) for d in document.diagnostics() if d.code == "CCD006"] == [("CCD006", "ERROR")]
+
+
 def test_a_history_ending_on_the_user_s_side_gets_no_response_requested() -> None:
     lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
     cut = "\n".join(lines[:5]) + "\n"  # up to the tool result

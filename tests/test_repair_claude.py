@@ -46,9 +46,16 @@ def test_every_other_mutant_kind_is_repaired() -> None:
     assert [kind for kind in UNREPAIRED if not any(r.failed for r in results if r.kind == kind)] == []
 
 
+REGROUPED = {"109-nul-padding-a8aa60fe": "the damaged file hid the record a /compact kept, so Claude Code merged the "
+                                         "summary into the next user message; the fix gives the record back between "
+                                         "them, so that merged message is sent as its parts, every text still sent"}
+"""Mutants whose fixed file holds a message Claude Code sent for the damaged file, regrouped, not as one message."""
+
+
 def test_no_message_claude_code_sent_is_lost_or_refused() -> None:
     results = repaired()
-    assert [(r.name, r.lost, r.off_path) for r in results if r.lost or r.off_path] == []
+    assert [(r.name, r.lost) for r in results if r.lost] == []
+    assert sorted(r.name for r in results if r.off_path) == sorted(REGROUPED)
     assert [r.name for r in results if "refused" in r.failed] == []
 
 

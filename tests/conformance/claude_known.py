@@ -15,12 +15,6 @@ KNOWN: tuple[Known, ...] = (
     Known("*", "delete-record", "context",
           _OPEN + "one of 10 (080): the record deleted sits before a task notification; Claude Code still sends the "
           "notification as a last user message, which we leave out.", "21"),
-    Known("*", "nul-padding", "context",
-          _OPEN + "one of 10 (109): 16 NUL bytes in front of the record a /compact kept (its preserved segment, "
-          "line 25): Claude Code does not send that record and merges the summary into the next user message, as if "
-          "the segment could not be walked; elsewhere it reads a NUL-prefixed record as written (9 of 10), which "
-          "session-lsp does everywhere. Why this one differs is not known yet.", "21"),
-    Known("*", "nul-padding", "lost", _OPEN + "the same mutant.", "21"),
     Known("*", "huge-line", "context",
           _OPEN + "a 3 MB tool result that fills the context window: Claude Code's first request is then an "
           "automatic /compact (its summary prompt \"CRITICAL: Respond with TEXT ONLY...\" after the history, no "

@@ -25,7 +25,7 @@ from session_lsp.fixer import repair
 
 from . import claude_mutants, claude_oracle, claude_suite
 from .mutants import ROOT
-from .repair import Repaired, _held
+from .repair import Repaired, _strings
 
 COMMAND = "session-lsp fix --unsafe-fixes FILE"
 
@@ -73,6 +73,13 @@ def _within(message: dict[str, Any], other: dict[str, Any]) -> bool:
         return False
     mine, theirs = blocks(message.get("content")), iter(blocks(other.get("content")))
     return bool(mine) and all(block in theirs for block in mine)
+
+
+def _held(message: dict[str, Any], text: str) -> bool:
+    """Whether the file still holds every string of the message (Claude Code ends each text block but the last of a
+    merged user message with a "\n" the file does not hold)."""
+    return all(json.dumps(piece.removesuffix("\n"), ensure_ascii=False)[1:-1] in text
+               for piece in _strings(message.get("content")))
 
 
 def run(count: int = claude_mutants.MUTANTS) -> list[Repaired]:

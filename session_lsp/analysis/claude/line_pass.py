@@ -25,7 +25,7 @@ from ..results import LineResult, line_result
 from ..text import content_span, ellipsized
 from ..validate import IssueKind
 from . import schema as s
-from .facts import Facts, GluedFacts, LineState, of_object, of_record
+from .facts import Facts, GluedFacts, LineState, of_object, of_record, records_of
 
 _DECODER = msgspec.json.Decoder(s.Record)
 
@@ -100,15 +100,23 @@ def _slow(text: str, state: LineState) -> LineResult:
 
 
 def _after_nul(text: str, state: LineState) -> LineResult:
-    """NUL bytes before a record: Claude Code skips them and reads the record, so the line is the record's."""
+    """NUL bytes before a record: JSON cannot start with them, so Claude Code does not read the line, and the record
+    after them is lost (seen with the real CLI: a response's thinking or text record so padded is not sent)."""
     padding = len(text) - len(text.lstrip("\x00"))
-    inner = analyze_line(text[padding:], FormatInfo(Kind.CLAUDE), state)
-    message = (f"{padding} NUL bytes before the record (a crash left them): Claude Code skips them and reads the "
-               "record, but other readers lose the line; delete the NUL bytes")
-    issues = (LineIssue("CCD006", 0, padding, message),
-              *(LineIssue(i.code, i.start + padding, i.end + padding, i.message, i.severity) for i in inner.issues))
-    parts = tuple(part + padding for part in inner.parts)
-    return line_result(inner.kind, inner.facts, issues, inner.title, parts)
+    record = text[padding:]
+    inner = analyze_line(record, FormatInfo(Kind.CLAUDE), LineState(titles=state.titles))
+    tag = next((f.tag for f in records_of(inner.facts)), None)
+    if tag == "attachment" and '"rendered"' not in record:
+        does, severity = ("so the attachment after them is lost, one Claude Code renders nothing for (the chain is "
+                          "linked over it)"), Severity.WARNING
+    elif tag in _CONVERSATION or record.startswith('{"parentUuid"'):
+        does, severity = "so the record after them is lost from the conversation", Severity.ERROR
+    else:
+        does, severity = (f"so the {f'`{tag}` ' if tag else ''}record after them is lost, which the conversation "
+                          "does not need"), Severity.WARNING
+    message = (f"{padding} NUL bytes before the record (a crash left them): Claude Code does not read the line, "
+               f"{does}; delete the NUL bytes (the record after them is whole)")
+    return line_result(LineKind.INVALID, None, (LineIssue("CCD006", 0, padding, message, severity),), inner.title)
 
 
 def _invalid(text: str, error: str, error_col: int, titled: bool) -> LineResult:
