@@ -103,6 +103,68 @@ def test_a_null_parent_cuts_the_history_and_a_placeholder_replaces_the_cut_off_r
     assert "List the files." not in json.dumps(_contents(payload))
 
 
+def test_a_dangling_parent_is_linked_to_the_record_written_last_before_it() -> None:
+    """Both seen with the real CLI: within 5 s the chain goes on from the record written last before (here the
+    whole history is sent, as for the clean file); later than that the history starts at the record."""
+    clean = _contents(_context(CASES / "clean-tool-call.jsonl"))
+    assert _contents(_context(CASES / "CCD020-dangling-parent.jsonl")) == clean
+    assert _contents(_context(CASES / "CCD020-dangling-parent-cut.jsonl")) == [
+        ("assistant", [{"type": "text", "text": "There is one file: notes.py."}])]
+
+
+def test_tool_results_that_follow_no_assistant_message_are_dropped() -> None:
+    """The call's records deleted and its results' record relinked to the prompt: Claude Code drops the results
+    and sends the prompt as a list of blocks (seen with the real CLI)."""
+    lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
+    results = json.loads(lines[4])
+    results["parentUuid"] = "u1"
+    document = analyze("\n".join([lines[0], lines[1], json.dumps(results), *lines[5:]]) + "\n",
+                       Options(path=f"{SESSION}.jsonl"))
+    assert _contents(features.context(document, -1)) == [
+        ("user", [{"type": "text", "text": "List the files."}]), ("system", []),
+        ("assistant", [{"type": "text", "text": "There is one file: notes.py."}])]
+
+
+def test_a_broken_link_after_a_compaction_does_not_reach_above_it() -> None:
+    """The /compact corpus file with the record under the summary deleted (line 36): its child is linked by time,
+    but never to a record the compaction left behind, so the history still starts at the summary and the kept
+    segment (as the real CLI sent for this mutant)."""
+    path = CORPUS / "a8aa60fe-e3e8-4e39-b73e-3c7ed531adea.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert '"<local-command-caveat>' in lines[35]
+    document = analyze("\n".join(lines[:35] + lines[36:]), Options(path=path.name))
+    roles = [(m["role"], m["line"]) for m in features.context(document, -1)["messages"]]
+    clean = [(m["role"], m["line"]) for m in _context(path, path.name)["messages"]]
+    assert roles[:3] == clean[:3] and clean[0] == ("user", 34) and clean[2] == ("assistant", 24)
+
+
+def test_a_queued_prompt_that_starts_the_history_is_the_first_user_message() -> None:
+    """The queued_command attachment of the corpus file with its parent set to null: the history starts at it and
+    Claude Code sends its text, out of its reminder wrapper, as the first user message (seen with the real CLI)."""
+    path = CORPUS / "bcd393fe-5729-435f-bd0a-a5b91b291277.jsonl"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    record = json.loads(lines[27])
+    assert record["attachment"]["type"] == "queued_command"
+    record["parentUuid"] = None
+    document = analyze("\n".join([*lines[:27], json.dumps(record), *lines[28:]]), Options(path=path.name))
+    first, second = features.context(document, -1)["messages"][:2]
+    assert first["role"] == "user" and first["content"].startswith(
+        "The user sent a new message while you were working:\nMake the greeting a bit friendlier")
+    assert (second["role"], second["content"]) == ("system", [])
+
+
+def test_a_record_after_nul_bytes_is_lost() -> None:
+    """16 NUL bytes before the last response's record: the real CLI does not read the line, so the history ends with
+    the tool result and it answers "No response requested."."""
+    lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").split("\n")
+    lines[5] = "\x00" * 16 + lines[5]
+    document = analyze("\n".join(lines), Options(path=f"{SESSION}.jsonl"))
+    messages = _contents(features.context(document, -1))
+    assert messages[-2][0] == "user" and messages[-1] == (
+        "assistant", [{"type": "text", "text": "No response requested."}])
+    assert [(d.code, d.severity.name) for d in document.diagnostics() if d.code == "CCD006"] == [("CCD006", "ERROR")]
+
+
 def test_a_history_ending_on_the_user_s_side_gets_no_response_requested() -> None:
     lines = (CASES / "clean-tool-call.jsonl").read_text(encoding="utf-8").splitlines()
     cut = "\n".join(lines[:5]) + "\n"  # up to the tool result

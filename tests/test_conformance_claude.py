@@ -32,7 +32,8 @@ def verdicts() -> tuple[Verdict, ...]:
 def test_every_kind_is_judged_on_enough_files() -> None:
     kinds = Counter(verdict.kind for verdict in verdicts())
     assert sum(count for kind, count in kinds.items() if kind not in ("corpus", "seed")) >= 300
-    assert set(kinds) == {*claude_mutants.KINDS, "corpus", "seed"}
+    assert set(kinds) == {*claude_mutants.KINDS, *claude_mutants.TARGETED, "corpus", "seed"}
+    assert all(kinds[kind] == claude_mutants.TARGETED_PER_KIND for kind in claude_mutants.TARGETED)
     assert kinds["corpus"] == len(claude_mutants.corpus())
     assert {verdict.name for verdict in verdicts() if verdict.kind == "seed"} == {f"seed-{k}" for k in SEED_KINDS}
 

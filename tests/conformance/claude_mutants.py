@@ -10,6 +10,7 @@ import json
 import random
 import uuid
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -422,6 +423,57 @@ def meta_prompt(rng: random.Random, lines: Lines) -> Lines | None:
                  lambda r, _: r.__setitem__("isMeta", True))
 
 
+# ------------------------------------------------------------------ targeted (issue 21's rules learnt from the CLI)
+def _shifted(timestamp: Any, seconds: float) -> str | None:
+    """An ISO `timestamp` moved by `seconds`, written as Claude Code writes it (milliseconds, `Z`)."""
+    if not isinstance(timestamp, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(timestamp)
+    except ValueError:
+        return None
+    return (moment + timedelta(seconds=seconds)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parent_dangling_timed(rng: random.Random, lines: Lines) -> Lines | None:
+    """A dangling parentUuid on a record whose timestamp is also moved (an hour earlier, or 2, 7 or 30 s later):
+    Claude Code links it to the record written last before it within 5 s, or starts the history there."""
+    shift = rng.choice([-3600.0, 2.0, 7.0, 30.0])
+
+    def change(record: Record, _: Lines) -> bool:
+        moved = _shifted(record.get("timestamp"), shift)
+        if moved is None:
+            return False
+        record["parentUuid"] = _uuid(rng)
+        record["timestamp"] = moved
+        return True
+    return _edit(rng, lines, _not_first, change)
+
+
+def parent_dangling_attachment(rng: random.Random, lines: Lines) -> Lines | None:
+    """A dangling parentUuid on an attachment: attachments of one turn share an instant, so the link by time goes
+    to the first of them in the file."""
+    return _edit(rng, lines, lambda r: _not_first(r) and r.get("type") == "attachment",
+                 lambda r, _: r.__setitem__("parentUuid", _uuid(rng)))
+
+
+def uuid_missing(rng: random.Random, lines: Lines) -> Lines | None:
+    """A chain record without its uuid: its child's parent dangles, and Claude Code's map keeps the row under no
+    key, where the link by time still finds it."""
+    return _edit(rng, lines, _not_first, lambda r, _: r.pop("uuid", None) and None)
+
+
+def torn_bookkeeping(rng: random.Random, lines: Lines) -> Lines | None:
+    """A bookkeeping line (one Claude Code writes starting with `{"type":`) cut short mid-file."""
+    found = [i for i in _body(lines)[:-1] if lines[i].startswith(b'{"type":')]
+    if not found:
+        return None
+    index = rng.choice(found)
+    out = list(lines)
+    out[index] = lines[index][:rng.randrange(1, len(lines[index]))]
+    return out
+
+
 KINDS: dict[str, Mutation] = {
     "torn-last-line": torn_last_line,
     "torn-last-message": torn_last_message,
@@ -460,6 +512,17 @@ KINDS: dict[str, Mutation] = {
     "leaf-marker": leaf_marker,
     "meta-prompt": meta_prompt,
 }
+TARGETED: dict[str, Mutation] = {
+    "parent-dangling-timed": parent_dangling_timed,
+    "parent-dangling-attachment": parent_dangling_attachment,
+    "uuid-missing": uuid_missing,
+    "torn-bookkeeping": torn_bookkeeping,
+}
+"""Kinds made for the rules learnt from the CLI (issue 21), generated after the others from their own seeded stream
+so that adding one leaves the others' bytes (and the oracle's cache) as they were."""
+TARGETED_PER_KIND = 10
+TARGETED_SEED = 2121
+
 ONCE = {"empty-file", "garbage-file"}
 """Kinds whose mutant does not depend on the seed's content: one file each is enough."""
 HUGE_MAX = 4
@@ -490,4 +553,21 @@ def generate(count: int = MUTANTS, seed: int = SEED, seeds: list[Path] | None = 
                                   str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
                                   b"\n".join(mutated)))
                 break
+    return out + _targeted(len(out), files)
+
+
+def _targeted(start: int, files: list[tuple[Path, Lines]]) -> list[Mutant]:
+    rng = random.Random(TARGETED_SEED)
+    out: list[Mutant] = []
+    for kind, mutate in TARGETED.items():
+        for _ in range(TARGETED_PER_KIND):
+            first = rng.randrange(len(files))
+            for offset in range(len(files)):
+                path, lines = files[(first + offset) % len(files)]
+                mutated = mutate(rng, lines)
+                if mutated is not None:
+                    out.append(Mutant(f"{start + len(out):03d}-{kind}-{path.stem[:8]}", kind,
+                                      str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
+                                      b"\n".join(mutated)))
+                    break
     return out

@@ -94,48 +94,16 @@ def context(info: FormatInfo, lines: Sequence[str], model: ClaudeModel | None, l
 
 
 def _chain(lines: Sequence[str], model: ClaudeModel) -> list[tuple[int, dict[str, Any]]]:
-    """The chain's records as sent, a compaction's preserved segment after the record it is anchored to."""
+    """The chain's records as sent (a compaction's kept segment is on it after the summary: model.py)."""
     found: list[tuple[int, dict[str, Any]]] = []
-    preserved: dict[str, list[int]] = {}
     for index in model.chain:
         record = model.records[index]
         if record.facts.tag not in SENT:
             continue
         obj = _object(lines, record)
-        if obj is None:
-            continue
-        found.append((record.line, obj))
-        if record.facts.subtype == "compact_boundary":
-            anchor, segment = _segment(model, obj)
-            if anchor is not None:
-                preserved[anchor] = segment
-        for kept in preserved.pop(record.facts.uuid or "", ()):
-            segment_obj = _object(lines, model.records[kept])
-            if segment_obj is not None and model.records[kept].facts.tag in SENT:
-                found.append((model.records[kept].line, segment_obj))
+        if obj is not None:
+            found.append((record.line, obj))
     return found
-
-
-def _segment(model: ClaudeModel, boundary: dict[str, Any]) -> tuple[str | None, list[int]]:
-    """The anchor and the records (head first) of the segment a compact boundary keeps: Claude Code sends them
-    right after the anchor (the summary)."""
-    metadata = boundary.get("compactMetadata")
-    segment = metadata.get("preservedSegment") if isinstance(metadata, dict) else None
-    if not isinstance(segment, dict):
-        return None, []
-    head, anchor, tail = (segment.get(key) for key in ("headUuid", "anchorUuid", "tailUuid"))
-    if not (isinstance(head, str) and isinstance(anchor, str) and isinstance(tail, str)):
-        return None, []
-    out: list[int] = []
-    index = model.by_uuid.get(tail)
-    while index is not None and index not in out:
-        out.append(index)
-        facts = model.records[index].facts
-        if facts.uuid == head or facts.parent is None:
-            break
-        index = model.by_uuid.get(facts.parent)
-    out.reverse()
-    return anchor, out
 
 
 def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
@@ -313,6 +281,11 @@ def _attachment(out: list[_Message], line: int, obj: dict[str, Any]) -> None:
     if not texts:
         return
     if obj.get("renderedRole") == "system":
+        attachment = obj.get("attachment")
+        if not out and isinstance(attachment, dict) and attachment.get("type") == "queued_command":
+            # a queued prompt that starts the history (a cut): Claude Code sends it as the first user message
+            _user_message(out, line).parts.append(_unwrapped(texts[0]))
+            return
         last = out[-1] if out else None
         if last is not None and last.role == "user" and last.parts and _results_only(last.parts[-1]):
             last.parts.extend(_unwrapped(text) for text in texts)  # beside the tool results, not a system turn
@@ -327,7 +300,8 @@ def _attachment(out: list[_Message], line: int, obj: dict[str, Any]) -> None:
 
 
 def _results_only(part: str | list[Any]) -> bool:
-    return isinstance(part, list) and bool(part) and all(block.get("type") == "tool_result" for block in part)
+    """A tool_result record's part (left empty when its results lost their calls)."""
+    return isinstance(part, list) and all(block.get("type") == "tool_result" for block in part)
 
 
 class _Front(str):
@@ -359,7 +333,7 @@ def _finish(out: list[_Message]) -> list[_Message]:
             kept[-1].notes.extend(message.notes)
             continue
         kept.append(message)
-    out = kept
+    out = _paired(kept)
     for message in out:
         if message.role == "user":
             message.content = _joined(message.parts)  # a string or blocks, as sent
@@ -377,6 +351,28 @@ def _finish(out: list[_Message]) -> list[_Message]:
         empty.notes.append("the first turn's system attachments are not in the history: Claude Code sends this")
         out.insert(first + 1, empty)
     return out
+
+
+def _paired(out: list[_Message]) -> list[_Message]:
+    """Claude Code's last repair of tool pairing before it sends: a user message with tool results that does not
+    follow an assistant message loses them all; left with nothing, it goes (the orphaned-result placeholder when it
+    is the first message)."""
+    kept: list[_Message] = []
+    for message in out:
+        if message.role == "user" and (not kept or kept[-1].role != "assistant") and any(
+                isinstance(part, list) and (not part or any(block.get("type") == "tool_result" for block in part))
+                for part in message.parts):  # an empty part: a tool_result record whose results lost their calls
+            parts = [[block for block in part if block.get("type") != "tool_result"] if isinstance(part, list)
+                     else part for part in message.parts]
+            remaining = [part for part in parts if not isinstance(part, list) or part]
+            message.notes.append("tool results that do not follow an assistant message dropped")
+            if not remaining:
+                if kept:
+                    continue
+                remaining.append([{"type": "text", "text": ORPHANED}])
+            message.parts = [*remaining, []]  # still a list of blocks, as Claude Code filters the content array
+        kept.append(message)
+    return kept
 
 
 def _joined(parts: list[str | list[Any]]) -> str | list[Any]:

@@ -48,6 +48,11 @@ class Facts(msgspec.Struct, frozen=True, gc=False):
     meta: bool = False
     api_error: bool = False
     tool_names: tuple[str, ...] = ()
+    segment: tuple[str, str, str] | None = None
+    """A compact boundary's `compactMetadata.preservedSegment`: (headUuid, anchorUuid, tailUuid)."""
+    timestamp: str | None = None
+    """The record's `timestamp` as written: where a `parentUuid` names nothing, Claude Code links the record to the
+    one written last before it by this time (model.py); parsed only then."""
 
 
 class GluedFacts(msgspec.Struct, frozen=True, gc=False):
@@ -102,6 +107,7 @@ def _chained(tag: str, record: s.Chained, text: str, state: LineState) -> Facts:
     names: list[str] = []
     message_id = subtype = logical = source = agent_result = None
     compact = api_error = False
+    segment = None
     if isinstance(record, s.Assistant):
         message_id = record.message.id
         api_error = bool(record.isApiErrorMessage)
@@ -116,6 +122,7 @@ def _chained(tag: str, record: s.Chained, text: str, state: LineState) -> Facts:
     elif isinstance(record, s.System):
         subtype = record.subtype
         logical = record.logicalParentUuid
+        segment = _segment(record.compactMetadata)
     elif isinstance(record, s.Attachment):
         kind = record.attachment.get("type")
         subtype = state.shared(kind) if isinstance(kind, str) else None
@@ -123,7 +130,17 @@ def _chained(tag: str, record: s.Chained, text: str, state: LineState) -> Facts:
                  state.shared(subtype) if subtype else None, record.isSidechain,
                  _session(record, state), record.agentId, message_id, tuple(uses), tuple(results), tuple(server),
                  tuple(blocks), None, None, False, source, agent_result, hash(text.strip()), compact,
-                 bool(record.isMeta), api_error, tuple(names))
+                 bool(record.isMeta), api_error, tuple(names), segment, record.timestamp)
+
+
+def _segment(metadata: Any) -> tuple[str, str, str] | None:
+    segment = metadata.get("preservedSegment") if isinstance(metadata, dict) else None
+    if not isinstance(segment, dict):
+        return None
+    head, anchor, tail = (segment.get(key) for key in ("headUuid", "anchorUuid", "tailUuid"))
+    if isinstance(head, str) and isinstance(anchor, str) and isinstance(tail, str):
+        return head, anchor, tail
+    return None
 
 
 def _has_parent(text: str) -> bool:
@@ -187,4 +204,4 @@ def of_object(obj: dict[str, Any], text: str) -> Facts:
                  string(obj.get("messageId")) if tag == "file-history-snapshot" else None,
                  obj.get("isSnapshotUpdate") is True, string(obj.get("sourceToolAssistantUUID")), None,
                  hash(text.strip()), obj.get("isCompactSummary") is True, obj.get("isMeta") is True,
-                 obj.get("isApiErrorMessage") is True)
+                 obj.get("isApiErrorMessage") is True, (), None, string(obj.get("timestamp")))

@@ -25,11 +25,12 @@ from ..results import LineResult, line_result
 from ..text import content_span, ellipsized
 from ..validate import IssueKind
 from . import schema as s
-from .facts import Facts, GluedFacts, LineState, of_object, of_record
+from .facts import Facts, GluedFacts, LineState, of_object, of_record, records_of
 
 _DECODER = msgspec.json.Decoder(s.Record)
 
 _TYPE = re.compile(r'"type"\s*:\s*"([^"]*)"')
+_CUT_TYPE = re.compile(r'"type"\s*:\s*"([^"]*)$')
 _CONVERSATION = frozenset({"user", "assistant", "attachment", "system"})
 LOST = "Claude Code skips the line when it loads the session, so the record on it is lost"
 
@@ -99,15 +100,23 @@ def _slow(text: str, state: LineState) -> LineResult:
 
 
 def _after_nul(text: str, state: LineState) -> LineResult:
-    """NUL bytes before a record: Claude Code skips them and reads the record, so the line is the record's."""
+    """NUL bytes before a record: JSON cannot start with them, so Claude Code does not read the line, and the record
+    after them is lost (seen with the real CLI: a response's thinking or text record so padded is not sent)."""
     padding = len(text) - len(text.lstrip("\x00"))
-    inner = analyze_line(text[padding:], FormatInfo(Kind.CLAUDE), state)
-    message = (f"{padding} NUL bytes before the record (a crash left them): Claude Code skips them and reads the "
-               "record, but other readers lose the line; delete the NUL bytes")
-    issues = (LineIssue("CCD006", 0, padding, message),
-              *(LineIssue(i.code, i.start + padding, i.end + padding, i.message, i.severity) for i in inner.issues))
-    parts = tuple(part + padding for part in inner.parts)
-    return line_result(inner.kind, inner.facts, issues, inner.title, parts)
+    record = text[padding:]
+    inner = analyze_line(record, FormatInfo(Kind.CLAUDE), LineState(titles=state.titles))
+    tag = next((f.tag for f in records_of(inner.facts)), None)
+    if tag == "attachment" and '"rendered"' not in record:
+        does, severity = ("so the attachment after them is lost, one Claude Code renders nothing for (the chain is "
+                          "linked over it)"), Severity.WARNING
+    elif tag in _CONVERSATION or record.startswith('{"parentUuid"'):
+        does, severity = "so the record after them is lost from the conversation", Severity.ERROR
+    else:
+        does, severity = (f"so the {f'`{tag}` ' if tag else ''}record after them is lost, which the conversation "
+                          "does not need"), Severity.WARNING
+    message = (f"{padding} NUL bytes before the record (a crash left them): Claude Code does not read the line, "
+               f"{does}; delete the NUL bytes (the record after them is whole)")
+    return line_result(LineKind.INVALID, None, (LineIssue("CCD006", 0, padding, message, severity),), inner.title)
 
 
 def _invalid(text: str, error: str, error_col: int, titled: bool) -> LineResult:
@@ -119,11 +128,13 @@ def _invalid(text: str, error: str, error_col: int, titled: bool) -> LineResult:
         return line_result(LineKind.INVALID, None, (LineIssue("CCD006", 0, max(len(text), 1), message),),
                            "NUL padding" if titled else "")
     start = min(error_col, max(end - 1, 0))
-    seen = _TYPE.search(text)
-    tag = seen.group(1) if seen else None
-    if tag is not None and tag not in _CONVERSATION and '"parentUuid"' not in text:
-        message = (f"not JSON ({error}): Claude Code skips the line; it held a `{tag}` record, which the "
-                   "conversation does not need, so the resumed conversation is whole; delete the line")
+    kind = _torn_kind(text)
+    if kind is not None:
+        held = (f"it held a `{kind}` record, which the conversation does not need" if kind else
+                "nothing on it reads as a conversation record (Claude Code writes those starting with "
+                "`{\"parentUuid\":`)")
+        message = (f"not JSON ({error}): Claude Code skips the line; {held}, so the resumed conversation is whole; "
+                   "delete the line")
         return line_result(LineKind.INVALID, None, (LineIssue("CCD001", start, max(end, start + 1), message,
                                                               Severity.WARNING),), "not JSON" if titled else "")
     message = (f"not JSON ({error}): {LOST} (a torn write: the rest of the record was never written); the chain is "
@@ -131,6 +142,22 @@ def _invalid(text: str, error: str, error_col: int, titled: bool) -> LineResult:
                "by 'No response requested.'; complete the record by hand or delete the line")
     return line_result(LineKind.INVALID, None, (LineIssue("CCD001", start, max(end, start + 1), message),),
                        "not JSON" if titled else "")
+
+
+def _torn_kind(text: str) -> str | None:
+    """What a line that is not JSON held when it cannot have been a conversation record: its `type` (a cut one
+    included), or "" when nothing on it reads as a record; None when it may have been one. Claude Code writes every
+    conversation record starting with `{"parentUuid":` and every other record starting with `{"type":`."""
+    if '"parentUuid"' in text:
+        return None
+    seen = _TYPE.search(text)
+    if seen is not None:
+        return None if seen.group(1) in _CONVERSATION else seen.group(1)
+    cut = _CUT_TYPE.search(text)
+    if cut is not None:
+        value = cut.group(1)
+        return None if any(tag.startswith(value) for tag in _CONVERSATION) else value + "…"
+    return ""
 
 
 def _glued(text: str, parts: tuple[int, ...], state: LineState) -> LineResult:

@@ -70,14 +70,19 @@ def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
             continue
         on = index in model.on_chain
         if f.parent is not None and f.parent not in model.by_uuid:
+            severity = None
             if on and index in model.bridged:
                 target = model.records[model.bridged[index]]
-                does = (f"Claude Code bridges it to the record above (line {target.line + 1}) and sends the whole "
-                        "chain")
+                does = (f"Claude Code links it to the record written last before it (line {target.line + 1}, by "
+                        "`timestamp`) and sends the chain from there")
+            elif on:
+                does = ("no record was written within 5 s before it (by `timestamp`), so Claude Code starts the "
+                        "history here on resume: everything above is not sent")
+                severity = Severity.ERROR
             else:
                 does = "Claude Code cannot follow it (the record is not on the chain it resumes)"
             message = f"`parentUuid` names no record of this file: {does}; point it at the record it follows"
-            issues.append(LinkIssue("CCD020", _at(record, ("parentUuid",)), message))
+            issues.append(LinkIssue("CCD020", _at(record, ("parentUuid",)), message, severity))
         elif (f.parent is None and seen_chain and not f.sidechain and f.subtype != "compact_boundary"):
             written = "null" if f.has_parent else "missing"
             message = (f"`parentUuid` is {written} in the middle of the conversation: Claude Code ends the chain "
@@ -100,8 +105,8 @@ def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
     if model.cycle is not None:
         record = model.records[model.cycle]
         message = ("`parentUuid` closes a cycle: walking up from the leaf, Claude Code would come back to a record it "
-                   "has sent; it breaks the cycle here and bridges to the chain record above in the file; point it "
-                   "at the record it follows")
+                   "has sent; it breaks the cycle here and links the record to the one written last before it (by "
+                   "`timestamp`, within 5 s; with none, the history starts here); point it at the record it follows")
         issues.append(LinkIssue("CCD023", _at(record, ("parentUuid",)), message))
 
 

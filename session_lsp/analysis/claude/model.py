@@ -4,14 +4,22 @@ calls paired along it. Built whole by its constructor and never changed afterwar
 How Claude Code 2.1.332 rebuilds a conversation from the file (seen with the real CLI resuming damaged copies):
 it indexes the chain records (user, assistant, attachment, system, progress) by `uuid`, a later row with an equal
 uuid replacing the earlier; it takes the last main-chain record (not a sidechain) that no record names as parent as
-the leaf, and walks `parentUuid` up from it. A `parentUuid` naming nothing is bridged to the chain record above it in
-the file; a null `parentUuid` ends the walk (a compact boundary's, on purpose: the summary below it replaces what it
-hides, whose leaf `logicalParentUuid` names).
+the leaf, and walks `parentUuid` up from it. Where a `parentUuid` names nothing, or a record already walked (a cycle),
+it links the record to the one written last before it by `timestamp` (at most 5 s earlier; of several written at that
+same instant, the first in the file), among the chain records of its side (main or sidechain) not walked yet, a
+`file_snapshot` system record excepted; with none, or no readable timestamp, the history starts at the record. A null
+`parentUuid` ends the walk (a compact boundary's, on purpose: the summary below it replaces what it hides, whose leaf
+`logicalParentUuid` names). When a compaction kept a segment (`compactMetadata.preservedSegment`), Claude Code first
+leaves every record placed before the last boundary out of its map, the segment's excepted, and relinks the segment
+under the summary, with what hung under the summary under the segment's tail.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from ..jsonscan import Path
@@ -32,6 +40,22 @@ class Record:
 
 CHAIN_TAGS = frozenset({"user", "assistant", "attachment", "system"})
 """The record types Claude Code links into the conversation (a missing `parentUuid` counts as null)."""
+
+BRIDGE_MS = 5000.0
+"""How much earlier than a record with a broken link the record Claude Code links it to may be written."""
+
+
+def epoch_ms(timestamp: str | None) -> float | None:
+    """A `timestamp` as milliseconds, as JavaScript's `Date` reads an ISO 8601 one; None where it reads NaN."""
+    if timestamp is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(timestamp)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None  # Claude Code writes UTC with `Z`; a time without zone would be read as local time
+    return moment.timestamp() * 1000.0
 
 
 class ClaudeModel:
@@ -68,6 +92,10 @@ class ClaudeModel:
         self.subagent = not any(r.facts.has_parent and not r.facts.sidechain for r in records
                                 if r.facts.tag in CHAIN_TAGS)
         """Every chain record is a sidechain: the file is a subagent's transcript, its chain its own."""
+        self.relinked: dict[int, str] = {}
+        """Records whose parent Claude Code changes to walk a compaction's kept segment: its head's is the anchor
+        (the summary), and what hung under the anchor hangs under the segment's tail."""
+        self.dropped, self.tail = self._before_compaction()
         self.leaf = self._leaf()
         chain, self.bridged, self.cycle = self._walk()
         self.chain = self._with_siblings(self._with_response(chain))
@@ -83,6 +111,48 @@ class ClaudeModel:
             if record.facts.tag == "user" and record.facts.uuid is not None:
                 message_lines.setdefault(record.facts.uuid, record.line)
         self.user_lines = message_lines
+
+    def _before_compaction(self) -> tuple[frozenset[int], int | None]:
+        """What Claude Code leaves out of its map when a compaction kept a segment: every record placed before the
+        last compact boundary (by its uuid's first row) but the kept segment's; and the segment's tail, to which it
+        links a user or assistant record whose parent is one of those. Nothing when no boundary kept a segment, or
+        the last one's segment cannot be walked from tail to head."""
+        boundaries = [index for index, record in enumerate(self.records)
+                      if record.facts.subtype == "compact_boundary" and record.facts.uuid is not None
+                      and self.by_uuid.get(record.facts.uuid) == index]
+        if not any(self.records[index].facts.segment is not None for index in boundaries):
+            return frozenset(), None
+        order: dict[str, int] = {}
+        for record in self.records:
+            if record.facts.tag in CHAIN_TAGS and record.facts.uuid is not None:
+                order.setdefault(record.facts.uuid, len(order))
+        last = max(boundaries, key=lambda index: order[self.records[index].facts.uuid or ""])
+        boundary = self.records[last].facts
+        preserved: list[int] = []
+        if boundary.segment is not None:
+            head, _, tail = boundary.segment
+            found = self.by_uuid.get(tail)
+            while found is not None and found not in preserved:
+                preserved.append(found)
+                if self.records[found].facts.uuid == head:
+                    break
+                parent = self.records[found].facts.parent
+                found = None if parent is None else self.by_uuid.get(parent)
+            else:
+                return frozenset(), None
+        if preserved and boundary.segment is not None:
+            anchor = boundary.segment[1]
+            tail_uuid = self.records[preserved[0]].facts.uuid or ""
+            for index in self.by_uuid.values():
+                if index != preserved[-1] and self.records[index].facts.parent == anchor:
+                    self.relinked[index] = tail_uuid
+            for index, above in pairwise(preserved):  # tail first: each under the one before
+                self.relinked[index] = self.records[above].facts.uuid or ""
+            self.relinked[preserved[-1]] = anchor
+        cut = order[boundary.uuid or ""]
+        dropped = frozenset(index for uuid, index in self.by_uuid.items()
+                            if order[uuid] < cut and index not in preserved)
+        return dropped, preserved[0] if preserved else None
 
     def _leaf(self) -> int | None:
         """The chain record whose uuid the file declares last: Claude Code keeps records in a map by uuid, in the
@@ -108,12 +178,14 @@ class ClaudeModel:
             f = self.records[index].facts
             if f.parent is None or f.subtype == "compact_boundary":
                 break
-            found = self.by_uuid.get(f.parent)
+            found = self.by_uuid.get(self.relinked.get(index, f.parent))
+            if found is not None and found in self.dropped:
+                found = self.tail if f.tag in ("user", "assistant") else None
             if found is not None and found in seen:
                 cycle = index
                 found = None
             if found is None:
-                found = self._above(index, seen)
+                found = self._by_time(index, seen)
                 if found is not None:
                     bridged[index] = found
             index = found
@@ -135,15 +207,26 @@ class ClaudeModel:
             return chain
         out: list[int] = []
         emitted: set[int] = set()
-        for index in chain:
+        position = 0
+        while position < len(chain):
+            index = chain[position]
+            position += 1
             if index in emitted:
                 continue
             message_id = self.records[index].facts.message_id
             group = responses.get(message_id, ()) if message_id is not None else ()
             out.append(index)
             emitted.add(index)
-            for member in group:  # the response's records off the chain follow its first record on it
-                if member not in on and member not in emitted:
+            missing = [member for member in group if member not in on and member not in emitted]
+            if not missing:
+                continue
+            # the response's records off the chain join its run of records on it, in file order
+            run: list[int] = []
+            while position < len(chain) and self.records[chain[position]].facts.message_id == message_id:
+                run.append(chain[position])
+                position += 1
+            for member in sorted([*run, *missing]):
+                if member not in emitted:
                     out.append(member)
                     emitted.add(member)
         return out
@@ -181,14 +264,37 @@ class ClaudeModel:
                 waiting = []
         return out
 
-    def _above(self, index: int, seen: set[int]) -> int | None:
-        """The chain record Claude Code bridges a broken link to: the nearest one above in the file."""
-        for earlier in range(index - 1, -1, -1):
-            f = self.records[earlier].facts
-            if (f.tag in CHAIN_TAGS and f.sidechain == self.subagent and earlier not in seen
-                    and (f.uuid is None or self.by_uuid.get(f.uuid) == earlier)):
-                return earlier  # a record without uuid too: no link names it, but it is the one above
-        return None
+    def _by_time(self, index: int, seen: set[int]) -> int | None:
+        """The record Claude Code links a record with a broken link to (see the module's docstring)."""
+        own = epoch_ms(self.records[index].facts.timestamp)
+        if own is None:
+            return None
+        side = self.records[index].facts.sidechain
+        timed = self.views.get(f"timed-{side}")
+        if timed is None:
+            # Claude Code's map by uuid: a key's place is its first row's, its value the last row's; the rows
+            # without a uuid share one key (JavaScript's `undefined`)
+            place: dict[str | None, tuple[int, int]] = {}
+            for found, record in enumerate(self.records):
+                if record.facts.tag in CHAIN_TAGS:
+                    uuid = record.facts.uuid
+                    place[uuid] = (place[uuid][0] if uuid in place else len(place), found)
+            entries: list[tuple[float, int, int]] = []
+            for position, found in place.values():
+                f = self.records[found].facts
+                at = epoch_ms(f.timestamp)
+                if found in self.dropped:
+                    continue
+                if f.sidechain == side and at is not None and not (f.tag == "system" and f.subtype == "file_snapshot"):
+                    entries.append((at, -position, found))
+            entries.sort()
+            timed = self.views[f"timed-{side}"] = entries
+        at = bisect_right(timed, (own, 1, 0)) - 1
+        while at >= 0 and timed[at][2] in seen:
+            at -= 1
+        if at < 0 or own - timed[at][0] > BRIDGE_MS:
+            return None
+        return timed[at][2]
 
     # -- results.LinkModel --------------------------------------------------------------------------------------
 

@@ -410,7 +410,7 @@ FIXERS: dict[str, tuple[int, Fixer]] = {
     "ELY006": (0, _utf8), "THN002": (0, _utf8),
     "ELY008": (0, _drop_bom),
     "ELY002": (0, _split_glued), "THN001": (0, _split_glued),
-    "ELY001": (0, _torn_tail), "THN071": (0, _torn_tail),
+    "ELY001": (0, _torn_tail), "THN071": (0, _torn_tail), "CCD006": (0, _torn_tail),
     "ELY003": (0, _drop_line("line, which holds no entry")), "THN003": (0, _drop_line("line, which holds no record")),
     "ELY004": (0, _drop_line("blank line")), "THN070": (0, _drop_line("blank line")),
     # phase 1: the end of the file and the header

@@ -1,0 +1,150 @@
+"""The repair proof for Claude Code (issue 22, as repair.py does it for pi): every Claude Code mutant, fixed by
+`session-lsp fix --unsafe-fixes` (the function the command runs, `session_lsp.fixer.repair`), then resumed by the
+real Claude Code 2.1.332 (`claude -p PROMPT --resume ID`, the conformance oracle, cached).
+
+A mutant is repaired when Claude Code resumes the fixed file (it does not stop with "No conversation found") and
+`check` reports no error in it. Its content is lost when a message Claude Code sent for the damaged file is not in
+what it sends for the fixed one (role and content compared; the placeholders Claude Code puts in place of what it
+could not take from the file are not content) and the fixed file no longer holds its text anywhere; a message
+whose text the fixed file still holds, off the resumed chain, is counted apart. The table:
+`python -m tests.conformance.claude_repair` (as root, after `bash tests/conformance/install.sh`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from session_lsp.analysis import Options, Severity
+from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.rule_filter import RuleFilter
+from session_lsp.fixer import repair
+
+from . import claude_mutants, claude_oracle, claude_suite
+from .mutants import ROOT
+from .repair import Repaired, _strings
+
+COMMAND = "session-lsp fix --unsafe-fixes FILE"
+
+
+def _content(message: dict[str, Any]) -> bool:
+    """Whether a message Claude Code sent carries the file's content (not one of its placeholders)."""
+    text = json.dumps(message.get("content"))
+    return not any(json.dumps(placeholder)[1:-1] in text for placeholder in claude_suite.PLACEHOLDERS)
+
+
+def _key(message: dict[str, Any]) -> str:
+    return json.dumps([message.get("role"), message.get("content")], sort_keys=True)
+
+
+def lost(damaged: list[dict[str, Any]] | None, fixed: list[dict[str, Any]] | None,
+         fixed_data: bytes) -> tuple[list[str], list[str]]:
+    """Messages of the damaged file's request missing from the fixed file's (as a multiset): those the fixed file
+    no longer holds at all, and those it holds off the chain Claude Code resumes."""
+    left = Counter(_key(message) for message in fixed or [])
+    text = fixed_data.decode("utf-8", "replace")
+    gone: list[str] = []
+    off_path: list[str] = []
+    for message in damaged or []:
+        if not _content(message):
+            continue
+        key = _key(message)
+        shown = f"{message.get('role')}: {json.dumps(message.get('content'))[:60]}"
+        if left[key]:
+            left[key] -= 1
+        elif any(_within(message, other) for other in fixed or []):
+            continue  # the fix gave the message back more of the file (a glued line's records split)
+        elif _held(message, text):
+            off_path.append(shown)
+        else:
+            gone.append(shown)
+    return gone, off_path
+
+
+def _within(message: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether `other` is the same message grown: the same role, every block of `message` in it, in order."""
+    def blocks(content: Any) -> list[str]:
+        items = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        return [json.dumps(item, sort_keys=True) for item in items] if isinstance(items, list) else []
+    if message.get("role") != other.get("role"):
+        return False
+    mine, theirs = blocks(message.get("content")), iter(blocks(other.get("content")))
+    return bool(mine) and all(block in theirs for block in mine)
+
+
+def _held(message: dict[str, Any], text: str) -> bool:
+    """Whether the file still holds every string of the message (Claude Code ends each text block but the last of a
+    merged user message with a "\n" the file does not hold)."""
+    return all(json.dumps(piece.removesuffix("\n"), ensure_ascii=False)[1:-1] in text
+               for piece in _strings(message.get("content")))
+
+
+def run(count: int = claude_mutants.MUTANTS) -> list[Repaired]:
+    """Every Claude Code mutant, damaged and fixed, resumed by the real CLI (one oracle run, cached)."""
+    made = claude_mutants.generate(count)
+    everything = RuleFilter([], [])
+    names = [(ROOT / m.seed).name for m in made]
+    outcomes = [repair(name, m.data, everything, "", unsafe=True) for m, name in zip(made, names, strict=True)]
+    fixed_data = [o.new if o.new is not None else m.data for m, o in zip(made, outcomes, strict=True)]
+    cases = []
+    for data_list in ([m.data for m in made], fixed_data):
+        for mutant, data in zip(made, data_list, strict=True):
+            path = ROOT / mutant.seed
+            cases.append(claude_oracle.resume_case(mutant.name, path.stem,
+                                                   {path.name: data, **claude_mutants.companions(path)}))
+    results = claude_oracle.run(cases)
+    damaged, fixed = results[:len(made)], results[len(made):]
+    out: list[Repaired] = []
+    for mutant, name, data, outcome, before, after in zip(made, names, fixed_data, outcomes, damaged, fixed,
+                                                            strict=True):
+        session = (ROOT / mutant.seed).stem
+        sent_before = claude_suite.sent(before, session, mutant.data)
+        sent_after = claude_suite.sent(after, session, data)
+        failed = ["refused"] if sent_after is None and sent_before is not None else []
+        document = analyze_bytes(data, Options(path=name))
+        errors = sorted({d.code for d in document.diagnostics() if d.severity is Severity.ERROR})
+        if errors:
+            failed.append("error")
+        gone, off_path = lost(sent_before, sent_after, data)
+        out.append(Repaired(mutant.name, mutant.kind, claude_oracle.VERSION, failed, errors, gone, off_path,
+                            len(outcome.applied)))
+    return out
+
+
+def table(results: Sequence[Repaired]) -> str:
+    """Mutants, fixes, repaired, still erroring, refused, lost content; then the kinds where anything is left."""
+    rows = ["| Claude Code | mutants | fixes applied | repaired | still erroring | refused after the fix | "
+            "lost content | sent before, now off the resumed chain |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {claude_oracle.VERSION} | {len(results)} | {sum(r.fixes for r in results)} | "
+            f"{sum(1 for r in results if not r.failed)} | {sum(1 for r in results if r.errors)} | "
+            f"{sum(1 for r in results if 'refused' in r.failed)} | {sum(len(r.lost) for r in results)} | "
+            f"{sum(len(r.off_path) for r in results)} |"]
+    left: dict[str, list[Repaired]] = defaultdict(list)
+    for r in results:
+        if r.failed or r.lost or r.off_path:
+            left[r.kind].append(r)
+    for kind, group in sorted(left.items()):
+        codes = Counter(code for r in group for code in r.errors)
+        rows.append(f"\n{kind}: {sum(1 for r in group if r.failed)} not repaired, errors left {dict(codes)}, "
+                    f"messages lost {sum(len(r.lost) for r in group)} "
+                    f"({', '.join(r.name for r in group if r.lost) or '-'}), now off the resumed chain "
+                    f"{sum(len(r.off_path) for r in group)}")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    problem = claude_oracle.install_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    print(f"`{COMMAND}` on every Claude Code conformance mutant, then the real Claude Code:\n")
+    print(table(run()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
