@@ -18,7 +18,7 @@ from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Lens, Outline, RenameTarget
+from ..structure import Budget, Hint, Lens, Outline, RenameTarget
 from . import editing, payloads, rename
 from .facts import LineState
 from .line_pass import analyze_line
@@ -42,8 +42,8 @@ _DANGLING: dict[str, tuple[str, str]] = {
 
 
 class ClaudeFormat(plain.Quiet):
-    """Claude Code's face. From `plain.Quiet` it keeps what a Claude Code file does not offer yet: folds, hints and
-    call cards (a call's hover is its record's card)."""
+    """Claude Code's face. From `plain.Quiet` it keeps the answers a Claude Code file has nothing for (required
+    fields, a byte order mark)."""
 
     kind = Kind.CLAUDE
     agent = "Claude Code"
@@ -167,6 +167,15 @@ class ClaudeFormat(plain.Quiet):
 
     def lenses(self, model: object) -> list[Lens]:
         return payloads.lenses(model) if isinstance(model, ClaudeModel) else []
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return payloads.folds(model) if isinstance(model, ClaudeModel) else []
+
+    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+        return payloads.hints(model, first, last) if isinstance(model, ClaudeModel) else []
+
+    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        return payloads.call_card(model, line, call_id) if isinstance(model, ClaudeModel) else None
 
     def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
         return rename.rename_target(model, line, path, value) if isinstance(model, ClaudeModel) else None

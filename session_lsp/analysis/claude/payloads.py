@@ -9,11 +9,13 @@ from collections.abc import Iterator, Sequence
 from ..detect import FormatInfo
 from ..payload_types import Buffer, ElyraNode, ElyraTree, around_last, array
 from ..results import LineResult
-from ..structure import Budget, Lens, Outline, OutlineNode
+from ..structure import Budget, Hint, Lens, Outline, OutlineNode
+from . import turns
 from .context import context
 from .model import ClaudeModel
+from .turns import branch_lenses
 
-__all__ = ["card_rows", "context", "lenses", "outline", "tree"]
+__all__ = ["call_card", "card_rows", "context", "folds", "hints", "lenses", "outline", "tree"]
 
 
 def _title(results: Sequence[LineResult], line: int) -> str:
@@ -61,8 +63,10 @@ def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -
 
 
 def lenses(model: ClaudeModel) -> list[Lens]:
-    """The leaf Claude Code resumes from, and each compaction boundary on the chain."""
-    out = [Lens(model.records[i].line, "⧉ compaction: Claude Code sends the summary below, not what is above")
+    """Where the conversation branches (and which branch is resumed), each compaction boundary on the chain, and the
+    leaf Claude Code resumes from."""
+    out = branch_lenses(model)
+    out += [Lens(model.records[i].line, "⧉ compaction: Claude Code sends the summary below, not what is above")
            for i in model.chain if model.records[i].facts.subtype == "compact_boundary"]
     if model.leaf is not None:
         out.append(Lens(model.records[model.leaf].line,
@@ -76,14 +80,9 @@ def card_rows(model: ClaudeModel, line: int) -> list[str]:
         return []
     f = record.facts
     rows = [f"`{f.subtype}`"] if f.subtype else []
-    if f.uuid is not None:
-        index = model.by_uuid.get(f.uuid)
-        if index is not None and index == model.leaf:
-            rows.append("the leaf Claude Code resumes from")
-        elif index is not None and index in model.on_chain:
-            rows.append(f"on the resumed chain ({model.chain.index(index) + 1} of {len(model.chain)})")
-        elif f.has_parent:
-            rows.append("not on the chain Claude Code resumes: not sent")
+    place = chain_row(model, line)
+    if place:
+        rows.append(place)
     if f.sidechain:
         rows.append("sidechain (a subagent's record)")
     if f.message_id is not None:
@@ -94,6 +93,32 @@ def card_rows(model: ClaudeModel, line: int) -> list[str]:
     if f.agent_result is not None:
         rows.append(f"subagent transcript: `subagents/agent-{f.agent_result}.jsonl`")
     return rows
+
+
+def chain_row(model: ClaudeModel, line: int) -> str | None:
+    """Where the record on `line` sits on the chain Claude Code resumes."""
+    record = model.at_line.get(line)
+    f = record.facts if record is not None else None
+    index = model.by_uuid.get(f.uuid) if f is not None and f.uuid is not None else None
+    if index is not None and index == model.leaf:
+        return "the leaf Claude Code resumes from"
+    if index is not None and index in model.on_chain:
+        return f"on the resumed chain ({model.chain.index(index) + 1} of {len(model.chain)})"
+    if f is not None and f.uuid is not None and f.has_parent:
+        return "not on the chain Claude Code resumes: not sent"
+    return None
+
+
+def call_card(model: ClaudeModel, line: int, call_id: str) -> tuple[str, list[str]] | None:
+    return turns.call_card(model, line, call_id, chain_row(model, line))
+
+
+def folds(model: ClaudeModel) -> list[tuple[int, int]]:
+    return turns.folds(model)
+
+
+def hints(model: ClaudeModel, first: int, last: int) -> list[Hint]:
+    return turns.hints(model, first, last)
 
 
 def tree(info: FormatInfo, results: Sequence[LineResult], model: ClaudeModel) -> list[Buffer]:
