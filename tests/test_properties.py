@@ -13,10 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
+import claude_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze
+from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze, features
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.features import fix_document, fixes
 from session_lsp.analysis.features.fixes import apply_edits
@@ -197,6 +198,33 @@ def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
             **fields}
 
 
+@st.composite
+def claude_record(draw: st.DrawFn) -> dict[str, Any]:
+    """A record Claude Code writes, linked to a few uuids (some named by nothing), tool ids shared across records."""
+    uuid, up = draw(ref), draw(parent)
+    message_id = draw(st.sampled_from(("msg_1", "msg_2")))
+    choices: tuple[dict[str, Any], ...] = (
+        claude_records.prompt(uuid, up, draw(text)),
+        claude_records.assistant(uuid, up, message_id, claude_records.text(draw(text))),
+        claude_records.assistant(uuid, up, message_id, claude_records.call(draw(st.sampled_from(CALLS)))),
+        claude_records.assistant(uuid, up, message_id, {"type": "thinking", "thinking": "t", "signature": "s"}),
+        claude_records.result(uuid, up, draw(st.sampled_from(CALLS)), draw(st.none() | ref)),
+        {"parentUuid": up, "logicalParentUuid": draw(ref), "isSidechain": False, "type": "system",
+         "subtype": "compact_boundary", "content": "Conversation compacted", "uuid": uuid, "isMeta": False,
+         "timestamp": STAMPS[0], "sessionId": claude_records.SESSION, "level": "info",
+         "compactMetadata": {"trigger": "manual", "preTokens": 10}},
+        {"parentUuid": up, "isSidechain": draw(st.booleans()), "type": "attachment", "uuid": uuid,
+         "attachment": {"type": "date", "date": "2026-12-05"}, "timestamp": STAMPS[0],
+         "sessionId": claude_records.SESSION},
+        claude_records.bookkeeping(draw(text)),
+        {"type": "last-prompt", "lastPrompt": "go", "leafUuid": draw(ref), "sessionId": claude_records.SESSION},
+        {"type": "summary", "summary": "s", "leafUuid": draw(ref)},
+        {"type": "file-history-snapshot", "messageId": draw(ref), "isSnapshotUpdate": draw(st.booleans()),
+         "snapshot": {"messageId": draw(ref), "trackedFileBackups": {}, "timestamp": STAMPS[0]}},
+    )
+    return draw(st.sampled_from(choices))
+
+
 def mutate(draw: st.DrawFn, value: dict[str, Any]) -> dict[str, Any]:
     """Sometimes break one thing: drop a key, retype a value, or add a stray key (also inside `message`)."""
     choice = draw(st.integers(0, 9))
@@ -235,8 +263,9 @@ def damage(draw: st.DrawFn, line: str) -> str:
 
 @st.composite
 def session_text(draw: st.DrawFn) -> str:
-    """A file that starts like an Elyra or thndrs session (or neither), with mutated, damaged and glued lines."""
-    kind = draw(st.sampled_from(("elyra", "thndrs", "plain")))
+    """A file that starts like an Elyra, thndrs or Claude Code session (or none), with mutated, damaged and glued
+    lines."""
+    kind = draw(st.sampled_from(("elyra", "thndrs", "claude", "plain")))
     count = draw(st.integers(0, 10))
     values: list[Any] = []
     if kind == "elyra":
@@ -253,6 +282,8 @@ def session_text(draw: st.DrawFn) -> str:
         ordered = draw(st.booleans())
         for number, record in enumerate(values):
             record["seq"] = number if ordered else seqs[number]
+    elif kind == "claude":
+        values += [draw(claude_record()) for _ in range(count + 1)]
     else:
         values += [draw(json_value) for _ in range(count)]
     lines = []
@@ -267,6 +298,7 @@ def session_text(draw: st.DrawFn) -> str:
 
 
 FRAGMENTS = ('"', "{", "}", ",", ":", "\n", "\\", " ", "null", '"parentId":', '"id":"a1b2c3d4"', '"type":"session"',
+             '"parentUuid":', '"uuid":"deadbeef"', '"tool_use_id":"toolu_1"',
              '"seq":3', '"toolCallId":"toolu_1"', '"turn_id":"turn_2"', "a1b2c3d4", "deadbeef", "toolu_1", "é",
              "\U0001f600")
 
@@ -307,6 +339,25 @@ def test_arbitrary_json_lines(lines: list[str]) -> None:
 @given(session_text())
 def test_session_shaped_lines_with_mutations(text: str) -> None:
     analyze_checked(text)
+
+
+@COMMON
+@given(session_text())
+def test_the_structure_an_editor_shows_lies_inside_the_document(text: str) -> None:
+    """Folds, hints, lenses and the outline of any file (Claude Code's damaged ones too): lines that exist, folds
+    that nest or stand apart."""
+    document = analyze_checked(text)
+    last = len(document.lines) - 1
+    with time_limit():
+        folds = [(fold.start_line, fold.end_line) for fold in features.folding_ranges(document)]
+        hints = features.inlay_hints(document, 0, last)
+        lenses = features.code_lenses(document)
+        features.document_symbols(document)
+    for number, (first, end) in enumerate(folds):
+        assert 0 <= first < end <= last
+        assert all(b[0] > end or b[1] <= end for b in folds[number + 1:] if b[0] > first)
+    assert all(0 <= hint.line <= last for hint in hints)
+    assert all(0 <= lens.span.line <= last for lens in lenses)
 
 
 @COMMON

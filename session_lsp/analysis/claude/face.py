@@ -25,6 +25,7 @@ from .line_pass import analyze_line
 from .link_pass import link
 from .model import ClaudeModel
 from .releases import DEFAULT_RELEASE, RELEASES
+from .relink import relink
 from .schema import RECORD_TYPES, Record
 
 _SESSION_FILE = re.compile(r"(?:.*/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl\Z")
@@ -115,7 +116,7 @@ class ClaudeFormat(plain.Quiet):
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
                options: Options, changed: Collection[int]) -> Linked | None:
-        return None
+        return relink(previous, lines, results, info, options, changed)
 
     def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
         return None

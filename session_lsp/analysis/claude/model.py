@@ -11,7 +11,7 @@ hides, whose leaf `logicalParentUuid` names).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..jsonscan import Path
@@ -189,6 +189,22 @@ class ClaudeModel:
                     and (f.uuid is None or self.by_uuid.get(f.uuid) == earlier)):
                 return earlier  # a record without uuid too: no link names it, but it is the one above
         return None
+
+    def with_facts(self, changes: Mapping[int, Facts]) -> ClaudeModel:
+        """This model with the facts of some records replaced (record index -> facts), for a relink after edits that
+        changed nothing any link or index reads (the digest of a row's text): the records are new, everything the
+        constructor derived is shared, the views are copied. Neither model changes afterwards."""
+        model = ClaudeModel.__new__(ClaudeModel)
+        model.__dict__.update(self.__dict__)
+        records = list(self.records)
+        at_line = dict(self.at_line)
+        for index, facts in changes.items():
+            old = records[index]
+            records[index] = Record(old.line, old.part, facts)
+            if at_line.get(old.line) is old:
+                at_line[old.line] = records[index]
+        model.records, model.at_line, model.views = records, at_line, dict(self.views)
+        return model
 
     # -- results.LinkModel --------------------------------------------------------------------------------------
 
