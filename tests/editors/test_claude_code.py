@@ -1,5 +1,6 @@
-"""A session the real Claude Code 2.1.332 wrote, opened in real editors: the diagnostics, the hover and the Session
-Tree are there right after the file opens, with nothing clicked or typed first.
+"""A session the real Claude Code 2.1.332 wrote, opened in real editors (Neovim 0.7 and 0.12, Emacs + Eglot, Vim +
+ALE, VS Code): the diagnostics, the hover and the Session Tree are there right after the file opens, with nothing
+clicked or typed first, through each editor's integration as it is shipped (nothing Claude-specific in any of them).
 
 The file is the corpus's linear session (two prompts, parallel calls, a failed tool), copied unchanged but for one
 link: the `parentUuid` of the record on line 22 names no record, so there is one warning to see (CCD020; Claude Code
@@ -19,6 +20,7 @@ import pytest
 
 from .conftest import HERE, ROOT, require, run_editor, which
 from .test_neovim import FLAVOURS
+from .test_vim import ALE
 from .test_vscode import ARTIFACTS, BUDGET, PLAYWRIGHT, code_server  # noqa: F401  # the fixture, used by name
 
 WRITTEN = ROOT / "tests" / "corpus" / "claude-code-2.1.332-written" / "d4e1977c-4507-4cf2-8923-34a626a3b3be.jsonl"
@@ -71,6 +73,37 @@ def test_neovim_on_a_claude_code_session(flavour: str, server_env: dict[str, str
     assert any("assistant: Done." in row and "active leaf" in row for row in data["tree"]), tree  # the resume leaf
     assert data["notifications"] == [], data["notifications"]
     print(f"{flavour}: diagnostics {data['diagnostics_ms']:.0f} ms after Neovim started")
+
+
+def _probe() -> str:
+    """The positions the Emacs and Vim scripts use (check.el, check.vim): the hover (and definition) on the
+    tool_use_id, the code actions on the broken line, and the tree's jump target."""
+    return json.dumps({"hover": hover_position(), "action_line": BROKEN_LINE, "jump_line": CALL_LINE - 1})
+
+
+def test_emacs_on_a_claude_code_session(server_env: dict[str, str], claude_file: Path, tmp_path: Path) -> None:
+    emacs = require(which("emacs"), "Emacs")
+    require(next(Path("/usr/share/emacs/site-lisp/elpa").glob("eglot-*"), None), "elpa-eglot")
+    data = run_editor([emacs, "-Q", "--batch", "-l", str(HERE / "emacs" / "check.el"), str(claude_file)],
+                      {**server_env, "SESSION_LSP_PROBE": _probe()}, tmp_path / "emacs.json")
+    assert (data["mode"], data["server"]) == ("jsonl-mode", "session-lsp")
+    assert [(d["line"], d["code"]) for d in data["diagnostics"]] == [(BROKEN_LINE, "CCD020")], data["diagnostics"]
+    check_hover(data["hover"])
+    assert data["definition"] == [CALL_LINE - 1]  # the tool_use_id goes to its call
+    assert f"user: {PROMPT}" in data["symbols"][1], data["symbols"]
+    assert data["tree"][0].startswith("Claude Code, 34 entries"), data["tree"]
+
+
+def test_vim_on_a_claude_code_session(server_env: dict[str, str], claude_file: Path, tmp_path: Path) -> None:
+    vim = require(which("vim"), "Vim")
+    require(ALE if ALE.exists() else None, "vim-ale")
+    data = run_editor([vim, "-N", "-u", str(HERE / "vim" / "check.vim"), "-i", "NONE", "-n", "-es", str(claude_file)],
+                      {**server_env, "SESSION_LSP_PROBE": _probe()}, tmp_path / "vim.json")
+    assert data["ale_linters"] == ["session_lsp"]
+    assert [(d["line"], d["code"]) for d in data["diagnostics"]] == [(BROKEN_LINE, "CCD020")], data["diagnostics"]
+    check_hover(data["hover"]["value"] if isinstance(data["hover"], dict) else data["hover"])
+    assert data["definition"] == [CALL_LINE - 1]
+    assert data["symbols"][0] == f"user: {PROMPT} that prints a greetin…", data["symbols"]
 
 
 def test_vscode_on_a_claude_code_session(claude_file: Path, code_server: dict[str, object],  # noqa: F811
