@@ -126,3 +126,11 @@ def test_a_subagent_call_s_card_names_its_transcript() -> None:
     call_id = lines[line].split('"type":"tool_use","id":"', 1)[1].split('"', 1)[0]
     card = features.hover(document, line, lines[line].index(f'"{call_id}"') + 2)
     assert card is not None and "subagent transcript: `subagents/agent-a2e180325bc055689.jsonl`" in card.markdown
+
+
+def test_a_record_s_card_says_when_it_was_written_and_by_which_model() -> None:
+    document, lines = _open(LINEAR)
+    card = features.hover(document, 21, lines[21].index('"parentUuid":"') + 16)  # names the thinking on line 21
+    assert card is not None
+    assert "- model `claude-opus-5-5`\n- time 2026-12-05T08:11:56.400Z\n- on the resumed chain (11 of 34)" in \
+        card.markdown

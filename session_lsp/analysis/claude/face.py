@@ -164,7 +164,7 @@ class ClaudeFormat(plain.Quiet):
         return payloads.outline(model, results, budget)
 
     def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        return payloads.card_rows(model, line) if isinstance(model, ClaudeModel) else []
+        return payloads.card_rows(model, line, record) if isinstance(model, ClaudeModel) else []
 
     def lenses(self, model: object) -> list[Lens]:
         return payloads.lenses(model) if isinstance(model, ClaudeModel) else []

@@ -4,7 +4,8 @@ marked), read from the model."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from ..detect import FormatInfo
 from ..payload_types import Buffer, ElyraNode, ElyraTree, around_last, array
@@ -74,12 +75,20 @@ def lenses(model: ClaudeModel) -> list[Lens]:
     return out
 
 
-def card_rows(model: ClaudeModel, line: int) -> list[str]:
+def card_rows(model: ClaudeModel, line: int, obj: Mapping[str, Any]) -> list[str]:
+    """Where the record sits and what it links to, with its time and (a response's) model from `obj`, the record
+    as decoded for the card."""
     record = model.at_line.get(line)
     if record is None:
         return []
     f = record.facts
     rows = [f"`{f.subtype}`"] if f.subtype else []
+    message = obj.get("message")
+    written = message.get("model") if isinstance(message, dict) and f.tag == "assistant" else None
+    if isinstance(written, str):
+        rows.append(f"model `{written}`")
+    if isinstance(obj.get("timestamp"), str):
+        rows.append(f"time {obj['timestamp']}")
     place = chain_row(model, line)
     if place:
         rows.append(place)
