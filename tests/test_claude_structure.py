@@ -134,3 +134,17 @@ def test_a_record_s_card_says_when_it_was_written_and_by_which_model() -> None:
     assert card is not None
     assert "- model `claude-opus-5-5`\n- time 2026-12-05T08:11:56.400Z\n- on the resumed chain (11 of 34)" in \
         card.markdown
+
+
+def test_the_session_tree_follows_what_claude_code_sends_and_branches_only_where_the_conversation_does() -> None:
+    document, _ = _open(LINEAR)
+    tree = features.tree(document)
+    nodes = {node["line"]: node for node in tree["nodes"]}
+    assert not [line for line, node in nodes.items() if len(node["children"]) > 1]
+    # the parallel calls on (0-based) lines 30 and 31 and their results on 32 and 33, one below the other as they
+    # are sent, although the file hangs the result on 32 below the call on 30
+    assert [nodes[line]["parent"] for line in (31, 32, 33)] == [30, 31, 32]
+    assert nodes[30]["children"] == [31] and nodes[31]["children"] == [32] and nodes[33]["children"] == [35]
+    rewound = features.tree(analyze(text_of(REWOUND), Options(path=NAME)))
+    branch = next(node for node in rewound["nodes"] if node["line"] == 4)
+    assert branch["children"] == [7, 5]  # the resumed branch first, then the one left behind

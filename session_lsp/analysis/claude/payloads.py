@@ -131,35 +131,48 @@ def hints(model: ClaudeModel, first: int, last: int) -> list[Hint]:
 
 
 def tree(info: FormatInfo, results: Sequence[LineResult], model: ClaudeModel) -> list[Buffer]:
+    """Every record of the conversation by uuid. The resumed chain is shown in the order Claude Code sends it, each
+    record below the one sent before it: the result of one of parallel calls, which the file hangs below its own
+    call, and a response's records off the chain are not branches of it. Records off the chain hang below their
+    `parentUuid` (a dangling one bridged as Claude Code bridges it), so a rewind or an earlier resume is a branch."""
     chain_lines = [model.records[i].line for i in model.chain]
     leaf = model.records[model.leaf].line if model.leaf is not None else None
     indices = [i for i, r in enumerate(model.records)
                if r.facts.uuid is not None and r.facts.has_parent and model.by_uuid.get(r.facts.uuid) == i]
+    nodes = set(indices)
+    parents: dict[int, int | None] = {}
+    previous = None
+    for index in model.chain:
+        if index in nodes:
+            parents[index] = previous
+            previous = index
     children: dict[int, list[int]] = {}
     roots: list[int] = []
     for index in indices:
-        f = model.records[index].facts
-        parent = model.by_uuid.get(f.parent) if f.parent is not None else None
-        if parent is None and index in model.bridged:
-            parent = model.bridged[index]
+        if index not in parents:
+            f = model.records[index].facts
+            parent = model.by_uuid.get(f.parent) if f.parent is not None else None
+            parents[index] = parent if parent is not None else model.bridged.get(index)
+        parent = parents[index]
         if parent is None or parent == index:
+            parents[index] = None
             roots.append(model.records[index].line)
         else:
             children.setdefault(parent, []).append(index)
     session = next((r.facts.session for r in model.records if r.facts.session is not None), None)
     before, after = around_last(ElyraTree(info.kind.value, info.version, info.label, len(indices), info.header_line,
                                           leaf, chain_lines, roots, session, []))
-    return [before, *array(_nodes(results, model, indices, children)), after]
+    return [before, *array(_nodes(results, model, indices, parents, children)), after]
 
 
-def _nodes(results: Sequence[LineResult], model: ClaudeModel, indices: list[int],
+def _nodes(results: Sequence[LineResult], model: ClaudeModel, indices: list[int], parents: dict[int, int | None],
            children: dict[int, list[int]]) -> Iterator[ElyraNode]:
     for index in indices:
         record = model.records[index]
         f = record.facts
-        parent = model.by_uuid.get(f.parent) if f.parent is not None else model.bridged.get(index)
+        parent = parents[index]
         kids = sorted(children.get(index, ()), key=lambda i: i not in model.on_chain)
         yield ElyraNode(f.uuid, record.line, f.tag, f.subtype if f.tag != "user" and f.tag != "assistant" else f.tag,
                         _title(results, record.line), "sidechain" if f.sidechain else None,
-                        model.records[parent].line if parent is not None and parent != index else None,
+                        model.records[parent].line if parent is not None else None,
                         [model.records[k].line for k in kids], index in model.on_chain, index == model.leaf)
