@@ -438,14 +438,17 @@ def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes
 
 
 def _objects(text: str) -> list[Any]:
-    """The JSON objects a file's lines hold (a glued line counts as its records, a BOM and CRs aside)."""
+    """The JSON objects a file's lines hold (a glued line counts as its records, a BOM and CRs aside; a torn last
+    piece of a glued line, `{...}{`, holds none)."""
     out: list[Any] = []
     for line in text.removeprefix("\ufeff").split("\n"):
         decoded = decode(line)
         if decoded.kind is LineKind.OBJECT:
             out.append(decoded.value)
         elif decoded.kind is LineKind.GLUED:
-            out.extend(json.loads(piece) for piece in split_glued(line, decoded.parts))
+            for piece in split_glued(line, decoded.parts):
+                with contextlib.suppress(json.JSONDecodeError):
+                    out.append(json.loads(piece))
     return out
 
 
