@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
+import claude_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -197,6 +198,33 @@ def thndrs_record(draw: st.DrawFn) -> dict[str, Any]:
             **fields}
 
 
+@st.composite
+def claude_record(draw: st.DrawFn) -> dict[str, Any]:
+    """A record Claude Code writes, linked to a few uuids (some named by nothing), tool ids shared across records."""
+    uuid, up = draw(ref), draw(parent)
+    message_id = draw(st.sampled_from(("msg_1", "msg_2")))
+    choices: tuple[dict[str, Any], ...] = (
+        claude_records.prompt(uuid, up, draw(text)),
+        claude_records.assistant(uuid, up, message_id, claude_records.text(draw(text))),
+        claude_records.assistant(uuid, up, message_id, claude_records.call(draw(st.sampled_from(CALLS)))),
+        claude_records.assistant(uuid, up, message_id, {"type": "thinking", "thinking": "t", "signature": "s"}),
+        claude_records.result(uuid, up, draw(st.sampled_from(CALLS)), draw(st.none() | ref)),
+        {"parentUuid": up, "logicalParentUuid": draw(ref), "isSidechain": False, "type": "system",
+         "subtype": "compact_boundary", "content": "Conversation compacted", "uuid": uuid, "isMeta": False,
+         "timestamp": STAMPS[0], "sessionId": claude_records.SESSION, "level": "info",
+         "compactMetadata": {"trigger": "manual", "preTokens": 10}},
+        {"parentUuid": up, "isSidechain": draw(st.booleans()), "type": "attachment", "uuid": uuid,
+         "attachment": {"type": "date", "date": "2026-12-05"}, "timestamp": STAMPS[0],
+         "sessionId": claude_records.SESSION},
+        claude_records.bookkeeping(draw(text)),
+        {"type": "last-prompt", "lastPrompt": "go", "leafUuid": draw(ref), "sessionId": claude_records.SESSION},
+        {"type": "summary", "summary": "s", "leafUuid": draw(ref)},
+        {"type": "file-history-snapshot", "messageId": draw(ref), "isSnapshotUpdate": draw(st.booleans()),
+         "snapshot": {"messageId": draw(ref), "trackedFileBackups": {}, "timestamp": STAMPS[0]}},
+    )
+    return draw(st.sampled_from(choices))
+
+
 def mutate(draw: st.DrawFn, value: dict[str, Any]) -> dict[str, Any]:
     """Sometimes break one thing: drop a key, retype a value, or add a stray key (also inside `message`)."""
     choice = draw(st.integers(0, 9))
@@ -296,8 +324,9 @@ def codex_text(draw: st.DrawFn) -> str:
 
 @st.composite
 def session_text(draw: st.DrawFn) -> str:
-    """A file that starts like an Elyra or thndrs session (or neither), with mutated, damaged and glued lines."""
-    kind = draw(st.sampled_from(("elyra", "thndrs", "plain")))
+    """A file that starts like an Elyra, thndrs or Claude Code session (or none), with mutated, damaged and glued
+    lines."""
+    kind = draw(st.sampled_from(("elyra", "thndrs", "claude", "plain")))
     count = draw(st.integers(0, 10))
     values: list[Any] = []
     if kind == "elyra":
@@ -314,6 +343,8 @@ def session_text(draw: st.DrawFn) -> str:
         ordered = draw(st.booleans())
         for number, record in enumerate(values):
             record["seq"] = number if ordered else seqs[number]
+    elif kind == "claude":
+        values += [draw(claude_record()) for _ in range(count + 1)]
     else:
         values += [draw(json_value) for _ in range(count)]
     lines = []
@@ -328,6 +359,7 @@ def session_text(draw: st.DrawFn) -> str:
 
 
 FRAGMENTS = ('"', "{", "}", ",", ":", "\n", "\\", " ", "null", '"parentId":', '"id":"a1b2c3d4"', '"type":"session"',
+             '"parentUuid":', '"uuid":"deadbeef"', '"tool_use_id":"toolu_1"',
              '"seq":3', '"toolCallId":"toolu_1"', '"turn_id":"turn_2"', "a1b2c3d4", "deadbeef", "toolu_1", "é",
              "\U0001f600")
 
@@ -380,6 +412,25 @@ def test_codex_rollouts_with_mutations(text: str) -> None:
     assert context.get("refused") is not None or isinstance(context["messages"], list)
     features.tree(document)
     features.document_symbols(document)
+
+
+@COMMON
+@given(session_text())
+def test_the_structure_an_editor_shows_lies_inside_the_document(text: str) -> None:
+    """Folds, hints, lenses and the outline of any file (Claude Code's damaged ones too): lines that exist, folds
+    that nest or stand apart."""
+    document = analyze_checked(text)
+    last = len(document.lines) - 1
+    with time_limit():
+        folds = [(fold.start_line, fold.end_line) for fold in features.folding_ranges(document)]
+        hints = features.inlay_hints(document, 0, last)
+        lenses = features.code_lenses(document)
+        features.document_symbols(document)
+    for number, (first, end) in enumerate(folds):
+        assert 0 <= first < end <= last
+        assert all(b[0] > end or b[1] <= end for b in folds[number + 1:] if b[0] > first)
+    assert all(0 <= hint.line <= last for hint in hints)
+    assert all(0 <= lens.span.line <= last for lens in lenses)
 
 
 @COMMON
@@ -460,14 +511,17 @@ def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes
 
 
 def _objects(text: str) -> list[Any]:
-    """The JSON objects a file's lines hold (a glued line counts as its records, a BOM and CRs aside)."""
+    """The JSON objects a file's lines hold (a glued line counts as its records, a BOM and CRs aside; a torn last
+    piece of a glued line, `{...}{`, holds none)."""
     out: list[Any] = []
     for line in text.removeprefix("\ufeff").split("\n"):
         decoded = decode(line)
         if decoded.kind is LineKind.OBJECT:
             out.append(decoded.value)
         elif decoded.kind is LineKind.GLUED:
-            out.extend(json.loads(piece) for piece in split_glued(line, decoded.parts))
+            for piece in split_glued(line, decoded.parts):
+                with contextlib.suppress(json.JSONDecodeError):
+                    out.append(json.loads(piece))
     return out
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import claude_records as cc
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from session_lsp.analysis import Document, Options, analyze
+from session_lsp.analysis.claude import relink as claude_relink
+from session_lsp.analysis.claude.model import ClaudeModel
 from session_lsp.analysis.elyra import link_pass
 from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.results import LinkModel
@@ -128,7 +131,8 @@ class Spy:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, module: str = "elyra") -> None:
         self.fast = 0
-        relink = link_pass.relink if module == "elyra" else thndrs_link_pass.relink
+        relink = {"elyra": link_pass.relink, "thndrs": thndrs_link_pass.relink,
+                  "claude": claude_relink.relink}[module]
 
         def spy(*args: Any) -> Any:
             found = relink(*args)
@@ -322,3 +326,131 @@ def test_a_thndrs_call_id_edit_takes_the_incremental_path(monkeypatch: pytest.Mo
     set_value(document, 2, "time", "2026-04-27T08:10:00Z")  # not a call_id: the full pass
     assert document.diagnostics() == analyze(document.text, Options()).diagnostics()
     assert spy.fast == 1
+
+
+# --- Claude Code -------------------------------------------------------------------------------------------------
+
+CLAUDE_NAME = "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f.jsonl"
+
+
+@st.composite
+def claude_sessions(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A conversation as Claude Code writes one (a response in several records, each result below its own call,
+    parallel calls), with what damaged files hold: parents naming nothing, null or an earlier record (a rewind),
+    results of calls elsewhere or nowhere, a row re-appended as it was or with other content under its uuid."""
+    values: list[dict[str, Any]] = []
+    uuids: list[str] = []
+    open_calls: list[str] = []
+    message = 0
+    for number in range(draw(st.integers(1, 20))):
+        uuid = f"u{number}"
+        parent = (None if not uuids else draw(st.sampled_from([uuids[-1]] * 4 + uuids + ["gone", None])))
+        kind = draw(st.sampled_from(("prompt", "text", "call", "call", "result", "result", "stray", "meta", "copy",
+                                     "twin")))
+        if kind == "prompt" or not uuids:
+            values.append(cc.prompt(uuid, parent, f"prompt {number}"))
+        elif kind == "text":
+            message += draw(st.sampled_from((0, 1)))
+            values.append(cc.assistant(uuid, parent, f"msg_{message}", cc.text(f"said {number}")))
+        elif kind == "call":
+            message += draw(st.sampled_from((0, 1, 1)))
+            values.append(cc.assistant(uuid, parent, f"msg_{message}", cc.call(f"t{number}")))
+            open_calls.append(f"t{number}")
+        elif kind in ("result", "stray"):
+            answered = draw(st.sampled_from(open_calls)) if open_calls and kind == "result" else "t99"
+            values.append(cc.result(uuid, parent, answered))
+        elif kind == "meta":
+            values.append(cc.bookkeeping())
+            continue
+        elif kind == "copy":
+            values.append(dict(draw(st.sampled_from(values))))
+            continue
+        else:
+            twin = dict(draw(st.sampled_from(values)))
+            twin["timestamp"] = "2026-12-05T09:00:00.000Z"
+            values.append(twin)
+            continue
+        uuids.append(uuid)
+    return values
+
+
+def claude_model(model: LinkModel | None) -> dict[str, Any]:
+    assert isinstance(model, ClaudeModel)
+    return {"records": [(r.line, r.part, r.facts) for r in model.records], "by_uuid": model.by_uuid,
+            "duplicates": model.duplicates, "leaf": model.leaf, "chain": model.chain, "bridged": model.bridged,
+            "cycle": model.cycle, "uses": model.uses, "at_line": {line: r.facts for line, r in model.at_line.items()},
+            "references": [model.references_from(line) for line in model.at_line],
+            "incoming": [model.references_to(line) for line in model.at_line]}
+
+
+CLAUDE_EDITS = st.lists(st.tuples(st.sampled_from(("timestamp", "timestamp", "content", "parentUuid", "tool_use_id",
+                                                   "uuid")), st.integers(0, 40), st.integers(-2, 40)),
+                        min_size=1, max_size=6)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(claude_sessions(), CLAUDE_EDITS)
+def test_claude_edits_match_a_fresh_analysis(values: list[dict[str, Any]], edits: list[tuple[str, int, int]]) -> None:
+    """Typing in a record's text or timestamp (the relink's path, twins included), and in its links: parentUuid (a
+    known uuid, one naming nothing, null), a result's tool_use_id, a uuid."""
+    options = Options(path=CLAUDE_NAME)
+    document = analyze(cc.text_of(values), options)
+    document.diagnostics()
+    for key, pick, choice in edits:
+        line = pick % len(values)
+        if f'"{key}":' not in document.lines[line]:
+            continue
+        if key == "parentUuid":
+            value = None if choice == -1 else "gone" if choice == -2 else f"u{choice % len(values)}"
+        elif key == "tool_use_id":
+            value = "t99" if choice < 0 else f"t{choice}"
+        elif key == "uuid":
+            value = f"u{choice % len(values)}"
+        elif key == "content" and '"content":"' not in document.lines[line]:
+            continue
+        else:
+            value = f"typed {choice}" if key == "content" else f"2026-12-05T08:{choice % 60:02d}:00.000Z"
+        set_value(document, line, key, value)
+        fresh = analyze(document.text, options)
+        assert document.diagnostics() == fresh.diagnostics()
+        assert claude_model(document.linked.model) == claude_model(fresh.linked.model)
+
+
+CLAUDE_CHAIN = [cc.prompt("u0", None), cc.assistant("u1", "u0", "msg_1", cc.call("t1")),
+                cc.result("u2", "u1", "t1"), cc.assistant("u3", "u2", "msg_2", cc.text()), cc.prompt("u4", "u3"),
+                cc.assistant("u5", "u4", "msg_3", cc.call("t5")), cc.result("u6", "u5", "t5"), cc.bookkeeping()]
+
+
+@pytest.mark.parametrize(("values", "line", "key", "value", "incremental", "why"), [
+    (CLAUDE_CHAIN, 0, "content", "another prompt", True, "a prompt's text: nothing it links changes"),
+    (CLAUDE_CHAIN, 6, "timestamp", "2026-12-05T09:00:00.000Z", True, "a result's timestamp"),
+    (CLAUDE_CHAIN, 7, "content", "another prompt", False, "a bookkeeping line: its facts do not change, no relink"),
+    (CLAUDE_CHAIN, 5, "parentUuid", "gone", False, "a parent naming nothing: the chain is bridged"),
+    (CLAUDE_CHAIN, 6, "tool_use_id", "t1", False, "a result now answers another call"),
+    ([*CLAUDE_CHAIN, cc.result("u6", "u5", "t5")], 6, "timestamp", "2026-12-05T09:00:00.000Z", False,
+     "a row re-appended below: the copy differs from it now, which changes what CCD024 says"),
+])
+def test_which_claude_edits_take_the_incremental_path(monkeypatch: pytest.MonkeyPatch, values: list[dict[str, Any]],
+                                                      line: int, key: str, value: str | None, incremental: bool,
+                                                      why: str) -> None:
+    spy = Spy(monkeypatch, "claude")
+    options = Options(path=CLAUDE_NAME)
+    document = analyze(cc.text_of(values), options)
+    document.diagnostics()
+    set_value(document, line, key, value)
+    fresh = analyze(document.text, options)
+    assert document.diagnostics() == fresh.diagnostics()
+    assert claude_model(document.linked.model) == claude_model(fresh.linked.model)
+    assert spy.fast == incremental, why
+
+
+def test_a_claude_text_edit_keeps_the_chain_and_shows_the_new_text() -> None:
+    options = Options(path=CLAUDE_NAME)
+    document = analyze(cc.text_of(CLAUDE_CHAIN), options)
+    before = document.linked.model
+    set_value(document, 4, "content", "what changed?")
+    after = document.linked.model
+    assert isinstance(before, ClaudeModel) and isinstance(after, ClaudeModel) and after is not before
+    assert after.chain is before.chain and after.by_uuid is before.by_uuid  # shared, not derived again
+    assert after.at_line[4].facts == document.results[4].facts != before.at_line[4].facts
+    assert before.at_line[4].facts.digest != after.at_line[4].facts.digest  # the old model is left as it was

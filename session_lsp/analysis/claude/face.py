@@ -18,13 +18,14 @@ from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Lens, Outline, RenameTarget
+from ..structure import Budget, Hint, Lens, Outline, RenameTarget
 from . import editing, payloads, rename
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
 from .model import ClaudeModel
 from .releases import DEFAULT_RELEASE, RELEASES
+from .relink import relink
 from .schema import RECORD_TYPES, Record
 
 _SESSION_FILE = re.compile(r"(?:.*/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl\Z")
@@ -42,8 +43,8 @@ _DANGLING: dict[str, tuple[str, str]] = {
 
 
 class ClaudeFormat(plain.Quiet):
-    """Claude Code's face. From `plain.Quiet` it keeps what a Claude Code file does not offer yet: folds, hints and
-    call cards (a call's hover is its record's card)."""
+    """Claude Code's face. From `plain.Quiet` it keeps the answers a Claude Code file has nothing for (required
+    fields, a byte order mark)."""
 
     kind = Kind.CLAUDE
     agent = "Claude Code"
@@ -115,7 +116,7 @@ class ClaudeFormat(plain.Quiet):
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
                options: Options, changed: Collection[int]) -> Linked | None:
-        return None
+        return relink(previous, lines, results, info, options, changed)
 
     def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
         return None
@@ -163,10 +164,19 @@ class ClaudeFormat(plain.Quiet):
         return payloads.outline(model, results, budget)
 
     def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        return payloads.card_rows(model, line) if isinstance(model, ClaudeModel) else []
+        return payloads.card_rows(model, line, record) if isinstance(model, ClaudeModel) else []
 
     def lenses(self, model: object) -> list[Lens]:
         return payloads.lenses(model) if isinstance(model, ClaudeModel) else []
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return payloads.folds(model) if isinstance(model, ClaudeModel) else []
+
+    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+        return payloads.hints(model, first, last) if isinstance(model, ClaudeModel) else []
+
+    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        return payloads.call_card(model, line, call_id) if isinstance(model, ClaudeModel) else None
 
     def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
         return rename.rename_target(model, line, path, value) if isinstance(model, ClaudeModel) else None

@@ -17,7 +17,7 @@ under the summary, with what hung under the summary under the segment's tail.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from itertools import pairwise
 from typing import Any
@@ -295,6 +295,22 @@ class ClaudeModel:
         if at < 0 or own - timed[at][0] > BRIDGE_MS:
             return None
         return timed[at][2]
+
+    def with_facts(self, changes: Mapping[int, Facts]) -> ClaudeModel:
+        """This model with the facts of some records replaced (record index -> facts), for a relink after edits that
+        changed nothing any link or index reads (the digest of a row's text): the records are new, everything the
+        constructor derived is shared, the views are copied. Neither model changes afterwards."""
+        model = ClaudeModel.__new__(ClaudeModel)
+        model.__dict__.update(self.__dict__)
+        records = list(self.records)
+        at_line = dict(self.at_line)
+        for index, facts in changes.items():
+            old = records[index]
+            records[index] = Record(old.line, old.part, facts)
+            if at_line.get(old.line) is old:
+                at_line[old.line] = records[index]
+        model.records, model.at_line, model.views = records, at_line, dict(self.views)
+        return model
 
     # -- results.LinkModel --------------------------------------------------------------------------------------
 

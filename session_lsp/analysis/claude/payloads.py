@@ -4,16 +4,19 @@ marked), read from the model."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from ..detect import FormatInfo
 from ..payload_types import Buffer, ElyraNode, ElyraTree, around_last, array
 from ..results import LineResult
-from ..structure import Budget, Lens, Outline, OutlineNode
+from ..structure import Budget, Hint, Lens, Outline, OutlineNode
+from . import turns
 from .context import context
 from .model import ClaudeModel
+from .turns import branch_lenses
 
-__all__ = ["card_rows", "context", "lenses", "outline", "tree"]
+__all__ = ["call_card", "card_rows", "context", "folds", "hints", "lenses", "outline", "tree"]
 
 
 def _title(results: Sequence[LineResult], line: int) -> str:
@@ -61,8 +64,10 @@ def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -
 
 
 def lenses(model: ClaudeModel) -> list[Lens]:
-    """The leaf Claude Code resumes from, and each compaction boundary on the chain."""
-    out = [Lens(model.records[i].line, "⧉ compaction: Claude Code sends the summary below, not what is above")
+    """Where the conversation branches (and which branch is resumed), each compaction boundary on the chain, and the
+    leaf Claude Code resumes from."""
+    out = branch_lenses(model)
+    out += [Lens(model.records[i].line, "⧉ compaction: Claude Code sends the summary below, not what is above")
            for i in model.chain if model.records[i].facts.subtype == "compact_boundary"]
     if model.leaf is not None:
         out.append(Lens(model.records[model.leaf].line,
@@ -70,20 +75,23 @@ def lenses(model: ClaudeModel) -> list[Lens]:
     return out
 
 
-def card_rows(model: ClaudeModel, line: int) -> list[str]:
+def card_rows(model: ClaudeModel, line: int, obj: Mapping[str, Any]) -> list[str]:
+    """Where the record sits and what it links to, with its time and (a response's) model from `obj`, the record
+    as decoded for the card."""
     record = model.at_line.get(line)
     if record is None:
         return []
     f = record.facts
     rows = [f"`{f.subtype}`"] if f.subtype else []
-    if f.uuid is not None:
-        index = model.by_uuid.get(f.uuid)
-        if index is not None and index == model.leaf:
-            rows.append("the leaf Claude Code resumes from")
-        elif index is not None and index in model.on_chain:
-            rows.append(f"on the resumed chain ({model.chain.index(index) + 1} of {len(model.chain)})")
-        elif f.has_parent:
-            rows.append("not on the chain Claude Code resumes: not sent")
+    message = obj.get("message")
+    written = message.get("model") if isinstance(message, dict) and f.tag == "assistant" else None
+    if isinstance(written, str):
+        rows.append(f"model `{written}`")
+    if isinstance(obj.get("timestamp"), str):
+        rows.append(f"time {obj['timestamp']}")
+    place = chain_row(model, line)
+    if place:
+        rows.append(place)
     if f.sidechain:
         rows.append("sidechain (a subagent's record)")
     if f.message_id is not None:
@@ -96,36 +104,75 @@ def card_rows(model: ClaudeModel, line: int) -> list[str]:
     return rows
 
 
+def chain_row(model: ClaudeModel, line: int) -> str | None:
+    """Where the record on `line` sits on the chain Claude Code resumes."""
+    record = model.at_line.get(line)
+    f = record.facts if record is not None else None
+    index = model.by_uuid.get(f.uuid) if f is not None and f.uuid is not None else None
+    if index is not None and index == model.leaf:
+        return "the leaf Claude Code resumes from"
+    if index is not None and index in model.on_chain:
+        return f"on the resumed chain ({model.chain.index(index) + 1} of {len(model.chain)})"
+    if f is not None and f.uuid is not None and f.has_parent:
+        return "not on the chain Claude Code resumes: not sent"
+    return None
+
+
+def call_card(model: ClaudeModel, line: int, call_id: str) -> tuple[str, list[str]] | None:
+    return turns.call_card(model, line, call_id, chain_row(model, line))
+
+
+def folds(model: ClaudeModel) -> list[tuple[int, int]]:
+    return turns.folds(model)
+
+
+def hints(model: ClaudeModel, first: int, last: int) -> list[Hint]:
+    return turns.hints(model, first, last)
+
+
 def tree(info: FormatInfo, results: Sequence[LineResult], model: ClaudeModel) -> list[Buffer]:
+    """Every record of the conversation by uuid. The resumed chain is shown in the order Claude Code sends it, each
+    record below the one sent before it: the result of one of parallel calls, which the file hangs below its own
+    call, and a response's records off the chain are not branches of it. Records off the chain hang below their
+    `parentUuid` (a dangling one bridged as Claude Code bridges it), so a rewind or an earlier resume is a branch."""
     chain_lines = [model.records[i].line for i in model.chain]
     leaf = model.records[model.leaf].line if model.leaf is not None else None
     indices = [i for i, r in enumerate(model.records)
                if r.facts.uuid is not None and r.facts.has_parent and model.by_uuid.get(r.facts.uuid) == i]
+    nodes = set(indices)
+    parents: dict[int, int | None] = {}
+    previous = None
+    for index in model.chain:
+        if index in nodes:
+            parents[index] = previous
+            previous = index
     children: dict[int, list[int]] = {}
     roots: list[int] = []
     for index in indices:
-        f = model.records[index].facts
-        parent = model.by_uuid.get(f.parent) if f.parent is not None else None
-        if parent is None and index in model.bridged:
-            parent = model.bridged[index]
+        if index not in parents:
+            f = model.records[index].facts
+            parent = model.by_uuid.get(f.parent) if f.parent is not None else None
+            parents[index] = parent if parent is not None else model.bridged.get(index)
+        parent = parents[index]
         if parent is None or parent == index:
+            parents[index] = None
             roots.append(model.records[index].line)
         else:
             children.setdefault(parent, []).append(index)
     session = next((r.facts.session for r in model.records if r.facts.session is not None), None)
     before, after = around_last(ElyraTree(info.kind.value, info.version, info.label, len(indices), info.header_line,
                                           leaf, chain_lines, roots, session, []))
-    return [before, *array(_nodes(results, model, indices, children)), after]
+    return [before, *array(_nodes(results, model, indices, parents, children)), after]
 
 
-def _nodes(results: Sequence[LineResult], model: ClaudeModel, indices: list[int],
+def _nodes(results: Sequence[LineResult], model: ClaudeModel, indices: list[int], parents: dict[int, int | None],
            children: dict[int, list[int]]) -> Iterator[ElyraNode]:
     for index in indices:
         record = model.records[index]
         f = record.facts
-        parent = model.by_uuid.get(f.parent) if f.parent is not None else model.bridged.get(index)
+        parent = parents[index]
         kids = sorted(children.get(index, ()), key=lambda i: i not in model.on_chain)
         yield ElyraNode(f.uuid, record.line, f.tag, f.subtype if f.tag != "user" and f.tag != "assistant" else f.tag,
                         _title(results, record.line), "sidechain" if f.sidechain else None,
-                        model.records[parent].line if parent is not None and parent != index else None,
+                        model.records[parent].line if parent is not None else None,
                         [model.records[k].line for k in kids], index in model.on_chain, index == model.leaf)

@@ -28,7 +28,7 @@ def hover(doc: Document, line: int, col: int) -> Hover | None:
     if reference is not None:
         if reference.target is None:
             return Hover(_dangling(doc, reference.line, reference.field, reference.value), span)
-        call = cards.tool_call_card(doc, reference.target, reference.value) if reference.field == "toolCallId" else ""
+        call = cards.tool_call_card(doc, reference.target, reference.value)  # a result's call id: the call's card
         head = f"`{reference.field}` → line {reference.target + 1}"
         return Hover(head + "\n\n" + (call or cards.card(doc, reference.target)), span)
     if is_identity(doc, cursor):
