@@ -150,6 +150,9 @@ class ClaudeFormat(plain.Quiet):
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
 
+    def sample(self, now: datetime) -> list[str]:
+        return editing.sample(now)
+
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
         return editing.first_line(now, self.session_id_in_file_name(path))
 

@@ -147,6 +147,20 @@ def first_line(now: datetime, session_id: str | None) -> LineTemplate:
     return LineTemplate("thndrs session_meta record", "first line of a thndrs session", meta)
 
 
+def sample(now: datetime) -> list[str]:
+    """A minimal session, as thndrs writes one: its `session_meta`, a prompt and the answer (for `session-lsp
+    new`); the file's name should be `<session_id>.jsonl`."""
+    base: dict[str, Any] = {"schema_version": 1, "time": timestamp(now)}
+    records: list[dict[str, Any]] = [
+        {"type": "session_meta", **base, "seq": 0, "session_id": now.strftime("session-%Y%m%d-%H%M%S"),
+         "cwd": "/home/user/project", "title": "Say hello", "provider": "anthropic", "model": "claude-sonnet-4-5",
+         "websearch": "off", "app_version": "0.1.0"},
+        {"type": "user", **base, "seq": 1, "turn_id": "turn-1", "text": "Say hello."},
+        {"type": "assistant_finished", **base, "seq": 2, "turn_id": "turn-1", "text": "Hello."},
+    ]
+    return [msgspec.json.encode(record).decode() for record in records]
+
+
 def new_lines(results: Sequence[LineResult], model: object, line: int, now: datetime) -> list[LineTemplate]:
     """Every record type as thndrs would append it at `line`: the next seq, the current turn (a new one for a
     `user` record), and for a `tool_finished` the turn's last open call."""
