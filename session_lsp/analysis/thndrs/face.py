@@ -117,7 +117,7 @@ class ThndrsFormat(plain.Quiet):
 
     def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
                          levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        return editing.reference_values(results, line, key, levels)
+        return editing.reference_values(results, model, line, key, levels)
 
     def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
         return None
