@@ -45,9 +45,11 @@ def _offered(text: str, name: str) -> list[tuple[str, str]]:
 
 
 def _bases() -> list[tuple[object, str, str]]:
-    """(format, file name, text) of every clean place to append a line: `new`'s sessions, and each prefix of a
-    case file that has no warning."""
-    out: list[tuple[object, str, str]] = []
+    """(format, file name, text) of every clean place to append a line: an empty file (None: before any format),
+    `new`'s sessions, and each prefix of a case file that has no warning."""
+    out: list[tuple[object, str, str]] = [
+        (None, name, "") for name in ("empty.jsonl", "session-20260301-093000.jsonl",
+                                      "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f.jsonl")]  # the first line, by name
     for kind, face in FORMATS.items():
         lines = face.sample(NOW)
         if lines:
@@ -82,7 +84,7 @@ def test_every_line_snippet_accepted_as_offered_writes_a_line_without_a_warning(
         for closer, body in _offered(written, name):
             if not _warnings(written + body + "\n", name):
                 clean.setdefault(kind, set()).update((label, closer))
-    assert {kind for kind, face in FORMATS.items() if face.sample(NOW)} <= set(offered)
+    assert {kind for kind, face in FORMATS.items() if face.sample(NOW)} | {None} <= set(offered)
     missing = {str(kind): sorted(labels - clean.get(kind, set())) for kind, labels in offered.items()}
     assert all(not labels for labels in missing.values()), missing
 
@@ -93,3 +95,4 @@ def test_a_choice_default_is_the_first_known_value() -> None:
     text = "\n".join(elyra.sample(NOW)) + "\n"
     snippet = next(body for label, body in _offered(text, "s.jsonl") if label == "assistant message entry")
     assert '"stopReason":"stop"' in snippet
+
