@@ -310,9 +310,10 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
                                     "\"modified\" dates become NaN"))
     if parent == "" and _tree(info):
         findings.append(Finding("ELY048", ("parentId",), Mark.VALUE,
-                                "`parentId` is an empty string: pi's context walk reads it as no parent and stops "
-                                "here as at a root, so every entry above this one leaves the model context (pi's "
-                                "tree view still hangs it under an entry whose id is \"\", if there is one)"))
+                                "`parentId` is an empty string: pi builds the context by following parentId up from "
+                                "the leaf, reads this one as no parent and stops here as at a root, so every entry "
+                                "above this one leaves the model context (pi's tree view still hangs it under an "
+                                "entry whose id is \"\", if there is one); set it to the id of the entry above"))
         parent = None
     last_id = state.last_id
     parent = last_id.same(parent)
@@ -340,8 +341,8 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
 
 _MISSING_ID_EFFECT = {
     "id": "pi indexes this entry under `undefined`, so it is unreachable and breaks the chain of its children",
-    "parentId": ("pi's context walk stops at this entry as if it were a root: every entry above it leaves the "
-                 "model context"),
+    "parentId": ("pi builds the context by following parentId up from the leaf and stops at this entry as if it "
+                 "were a root: every entry above it leaves the model context"),
 }
 """What pi does when each tree key is absent: an absent `parentId` reads as "no parent", not as a broken link."""
 

@@ -326,14 +326,14 @@ class _Checker:
         for line in model.dangling:
             parent_id = facts[line].parent_id
             self.add("ELY042", line, ("parentId",),
-                     f"parentId {parent_id!r} names no entry: pi's context walk stops here, so everything above is "
-                     "silently missing from the model context (pi's tree view shows this entry as an orphan root); "
+                     f"parentId {parent_id!r} names no entry: pi builds the context by following parentId up from "
+                     "the leaf and stops here, so everything above is silently missing from the model context (pi's tree view shows this entry as an orphan root); "
                      "point it at the entry above (quick fix, or `session-lsp fix --unsafe-fixes`)",
                      data=self._previous_id(line))
         for line in model.self_parents:
             self.add("ELY044", line, ("parentId",),
-                     "parentId is this entry's own id: pi's context walk and branch walk loop forever here, so pi "
-                     "hangs when this path is resumed; point it at the entry above (quick fix, or `session-lsp fix "
+                     "parentId is this entry's own id: pi follows parentId up from the leaf to build the context "
+                     "and its tree, and loops forever here, so pi hangs when this path is resumed; point it at the entry above (quick fix, or `session-lsp fix "
                      "--unsafe-fixes`)", data=self._previous_id(line))
         for cycle in model.cycles:
             if len(cycle) < 2:
@@ -348,8 +348,9 @@ class _Checker:
                 fix = ("set parentId to the entry above to break it (quick fix, or `session-lsp fix --unsafe-fixes`)"
                        if line == cut else f"the quick fix on line {cut + 1} breaks it")
                 self.add("ELY045", line, ("parentId",),
-                         f"following parentId from here comes back to this entry (lines {shown} → …): pi's context "
-                         f"walk never ends, so pi hangs when this path is resumed; {fix}",
+                         f"following parentId from here comes back to this entry (lines {shown} → …): pi follows "
+                         f"parentId up to build the context and never gets out, so pi hangs when this path is "
+                         f"resumed; {fix}",
                          related=((up, ("id",), "its parent, on the same loop"),),
                          data=self._previous_id(line) if line == cut else None)
         roots = model.null_roots

@@ -30,6 +30,25 @@ _COSMETIC: dict[Path, str] = {
 }
 """Required fields whose absence pi's context building never notices: what goes wrong is display only."""
 
+_READS: dict[str, str] = {
+    "content": "pi sends it to the model and shows it",
+    "role": "pi tells the model's messages apart by it",
+    "usage": "pi adds it to the session's token and cost totals",
+    "cost": "pi adds it to the session's cost total",
+    "stopReason": "pi shows why the answer ended and decides from it whether the turn is over",
+    "api": "pi picks the provider's API by it when the session resumes",
+    "provider": "pi picks the model by it when the session resumes",
+    "model": "pi picks the model by it when the session resumes",
+    "toolCallId": "pi pairs the result with its call by it",
+    "toolName": "pi shows the tool by it",
+    "isError": "pi tells the model whether the tool failed by it",
+    "summary": "pi sends it to the model in place of what it summarises",
+    "command": "pi shows the command and sends it to the model",
+    "output": "pi shows the output and sends it to the model",
+}
+"""What pi does with a required field, by its name, for ELY032's message; a field not named here is read by pi's
+code in ways the message does not detail."""
+
 
 def _in_block(path: Path) -> bool:
     return any(item == "content" and isinstance(nxt, int) for item, nxt in itertools.pairwise(path))
@@ -152,10 +171,10 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
                        f"the last of them a resumed session asks for a model whose `{name}` is undefined",
                        Severity.WARNING)
     if kind is _Kind.MISSING:
+        reads = _READS.get(str(last), "pi reads it")
         return Finding("ELY032", path, Mark.MISSING,
-                       f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
-                       "misbehaves or throws without it; add it (for some fields the quick fix, or `session-lsp fix "
-                       "--unsafe-fixes`, writes a neutral value)")
+                       f"required field `{name}` is missing: {reads}, and misbehaves or throws without it; add it "
+                       "(for some fields the quick fix, or `session-lsp fix --unsafe-fixes`, writes a neutral value)")
     fix = ("; the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh string id" if path == ("id",)
            else "; correct the value")
     return Finding("ELY033", path, Mark.VALUE,
