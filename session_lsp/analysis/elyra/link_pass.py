@@ -327,14 +327,15 @@ class _Checker:
             parent_id = facts[line].parent_id
             self.add("ELY042", line, ("parentId",),
                      f"parentId {parent_id!r} names no entry: pi builds the context by following parentId up from "
-                     "the leaf and stops here, so everything above is silently missing from the model context (pi's tree view shows this entry as an orphan root); "
-                     "point it at the entry above (quick fix, or `session-lsp fix --unsafe-fixes`)",
+                     "the leaf and stops here, so everything above is silently missing from the model context (pi's "
+                     "tree view shows this entry as an orphan root); point it at the entry above (quick fix, or "
+                     "`session-lsp fix --unsafe-fixes`)",
                      data=self._previous_id(line))
         for line in model.self_parents:
             self.add("ELY044", line, ("parentId",),
                      "parentId is this entry's own id: pi follows parentId up from the leaf to build the context "
-                     "and its tree, and loops forever here, so pi hangs when this path is resumed; point it at the entry above (quick fix, or `session-lsp fix "
-                     "--unsafe-fixes`)", data=self._previous_id(line))
+                     "and its tree, and loops forever here, so pi hangs when this path is resumed; point it at the "
+                     "entry above (quick fix, or `session-lsp fix --unsafe-fixes`)", data=self._previous_id(line))
         for cycle in model.cycles:
             if len(cycle) < 2:
                 continue
