@@ -186,8 +186,8 @@ def _slow(text: str, state: LineState) -> LineResult:
     if kind is LineKind.GLUED:
         count = len(decoded.parts)
         message = (f"{count} JSON records on one line (a newline is missing before column {decoded.parts[1] + 1}): "
-                   "thndrs's JSON parser fails ('trailing characters'), so thndrs drops the whole line and every record "
-                   "on it is lost; the quick fix (or `session-lsp fix`) splits it")
+                   "thndrs's JSON parser fails ('trailing characters'), so thndrs drops the whole line and every "
+                   "record on it is lost; the quick fix (or `session-lsp fix`) splits it")
         start, end = glue_point(text, decoded.parts)
         return line_result(kind, count, (LineIssue("THN001", start, end, message),),
                            f"{count} glued records" if titled else "", decoded.parts)
