@@ -53,7 +53,8 @@ class ClaudeFormat(plain.Quiet):
     default_release = DEFAULT_RELEASE
     """`--claude-version` / `sessionLsp.claudeVersion` choose a row of `releases.RELEASES` (one row: 2.1.332)."""
     utf8_issue = ("CCD008", "the file is not valid UTF-8: Claude Code decodes it with U+FFFD replacement characters, "
-                            "so the bytes that are not UTF-8 reach the model altered")
+                            "so the bytes that are not UTF-8 reach the model altered; save the file as UTF-8 "
+                            "(re-type the damaged text)")
     file_fields: Mapping[str, str] = {
         "agentId": "the subagent whose transcript is `<session>/subagents/agent-<id>.jsonl`"}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")

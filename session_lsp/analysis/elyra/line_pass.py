@@ -250,7 +250,8 @@ def _header(text: str, header: Any, findings: list[Finding], release: PiRelease)
         if version <= 0:
             findings.append(Finding("ELY016", ("version",), Mark.VALUE,
                                     f"header `version` {version} is below 1: pi treats it as below 2, runs the full "
-                                    "v1 migration (regenerating every id and parentId) and rewrites the file"))
+                                    "v1 migration (regenerating every id and parentId) and rewrites the file; set it "
+                                    "to the version the entries were written in (3 for entries with id/parentId)"))
         elif version > CURRENT_VERSION:
             findings.append(Finding("ELY015", ("version",), Mark.VALUE,
                                     f"header `version` {version} is newer than this checker knows (3): pi loads "
@@ -511,7 +512,9 @@ def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Bas
         if not has(entry, "first_kept_entry_id"):
             findings.append(Finding("ELY032", ("firstKeptEntryId",), Mark.MISSING,
                                     f"required field `firstKeptEntryId` is missing in a v{_version(info)} "
-                                    "compaction: pi keeps no messages from before the compaction in context"))
+                                    "compaction: pi keeps no messages from before the compaction in context; add it, "
+                                    "naming the first entry to keep (usually the last user message before the "
+                                    "compaction)"))
         if has_index:
             findings.append(Finding("ELY023", ("firstKeptEntryIndex",), Mark.KEY,
                                     f"`firstKeptEntryIndex` in a v{_version(info)} file: pi ignores it; only "
@@ -519,7 +522,8 @@ def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Bas
     elif not has_index:
         findings.append(Finding("ELY032", ("firstKeptEntryIndex",), Mark.MISSING,
                                 "required field `firstKeptEntryIndex` is missing in a v1 compaction: after pi's "
-                                "migration it has no `firstKeptEntryId`, so no recent messages are kept in context"))
+                                "migration it has no `firstKeptEntryId`, so no recent messages are kept in context; "
+                                "add it: the index of the first line to keep"))
     elif index is not UNSET and index < 0:
         findings.append(Finding("ELY022", ("firstKeptEntryIndex",), Mark.VALUE,
                                 f"`firstKeptEntryIndex` {index} is negative: after pi's v1 migration this compaction "

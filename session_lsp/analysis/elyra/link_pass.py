@@ -546,10 +546,11 @@ class _Checker:
             return
         names = ", ".join(dict.fromkeys(repr(call_id) for _, call_id in orphans))
         how = "omits" if omits else "replaces the content of"
+        repair = "point targetId at another entry" if omits else "keep the tool calls in the replacement"
         self.add("ELY077", line, ("targetId",) if omits else ("replacement",),
                  f"this edit {how} the assistant message on line {target + 1}, which holds the tool call(s) {names}: "
                  f"{self.release.name} still sends their results, now without the calls, and providers reject a "
-                 "tool result whose call is missing",
+                 f"tool result whose call is missing; {repair}",
                  related=((target, ("id",), "the assistant message whose calls go"),
                           *((result, ("message", "toolCallId"), "a result sent without its call")
                             for result, _ in orphans[:_RELATED_LIMIT])))

@@ -104,7 +104,8 @@ def _version_finding(raw: dict[str, Any]) -> Finding:
                        f"header `version` {shown} is not a number: pi {read}, so it {_V2_MIGRATION}",
                        Severity.WARNING)
     return Finding("ELY014", ("version",), Mark.VALUE, f"header `version` {shown} is not a number: pi {read}, so it "
-                   f"{_V1_MIGRATION}")
+                   f"{_V1_MIGRATION}; set it to the version the entries were written in (3 for entries with "
+                   "id/parentId)")
 
 
 def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) -> Finding | None:
@@ -143,8 +144,8 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
             return Finding("ELY014", path, Mark.VALUE,
                            f"header `timestamp`: {detail}; pi opens and resumes the session as usual; only its "
                            "session list, which sorts by this time, places it out of order", Severity.INFORMATION)
-        consequence = ("pi's loader rejects the file and starts a fresh session over it" if last == "id"
-                       else "wrong types break pi's session listing and sorting")
+        consequence = ("pi's loader rejects the file and starts a fresh session over it; write the id as a string"
+                       if last == "id" else "wrong types break pi's session listing and sorting; correct the value")
         return Finding("ELY014", path, Mark.VALUE, f"header `{name}`: {detail}; {consequence}")
     if last == "timestamp" and kind is not _Kind.MISSING:
         unit = "a number of milliseconds" if len(path) > 1 else "an ISO-8601 string"
