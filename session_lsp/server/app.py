@@ -418,6 +418,8 @@ class SessionServer(LanguageServer):
         self.settings, self.editor_value = new, value
         # a document whose target release changed is analysed again before any diagnostics go out
         for entry in self.store:
+            if entry.doc is None or self.settings_for(entry.uri).releases == entry.doc.options.releases:
+                continue  # its lock is not taken: a publish holding it may be what applies these settings
             async with entry.lock:
                 if entry.doc is not None and not entry.closed:
                     releases = self.settings_for(entry.uri).releases
