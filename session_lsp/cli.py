@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import IO, Any, NoReturn
 
 import msgspec
@@ -25,10 +26,11 @@ import msgspec
 from . import __version__
 from .analysis import RULES, Diagnostic, Document, Options, Severity
 from .analysis.document import analyze_bytes
-from .analysis.formats import Format, with_releases
+from .analysis.formats import FORMATS, Format, with_releases
 from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
+from .config import OUTPUT_FORMATS, Config, ConfigError, Finder
 from .files import FileLines, NotReadable, uncompressed
 
 EXIT_CLEAN = 0
@@ -106,11 +108,11 @@ SKIPPED_FOLDERS = frozenset({
 virtual environment by any name) is skipped too. A folder named on the command line is always checked."""
 
 
-def collect(paths: Sequence[str], stdin_name: str | None,
-            exclude: Sequence[str] = ()) -> tuple[list[Source], list[str], list[str]]:
+def collect(paths: Sequence[str], stdin_name: str | None, exclude: Sequence[str] = (),
+            configured: Callable[[str], bool] = lambda path: False) -> tuple[list[Source], list[str], list[str]]:
     """Files named on the command line, and `*.jsonl` files under folders (recursively, sorted, but not in
-    SKIPPED_FOLDERS or what `exclude` matches); plus one message per path that cannot be used, and one warning per
-    folder that holds no file to check."""
+    SKIPPED_FOLDERS or what `exclude` or a configuration file's `exclude` (`configured`) matches); plus one message
+    per path that cannot be used, and one warning per folder that holds no file to check."""
     sources: list[Source] = []
     problems: list[str] = []
     warnings: list[str] = []
@@ -128,7 +130,7 @@ def collect(paths: Sequence[str], stdin_name: str | None,
         elif os.path.isdir(path):
             skipped: list[str] = []
             known = len(problems)
-            found = list(_walk(path, problems, exclude, skipped))
+            found = list(_walk(path, problems, exclude, skipped, configured))
             for file in found:
                 add(Source(file, file))
             if not found and len(problems) == known:  # a folder it could not read is an error already
@@ -148,7 +150,8 @@ def _excluded(path: str, root: str, globs: Sequence[str]) -> bool:
                for glob in globs)
 
 
-def _walk(root: str, problems: list[str], exclude: Sequence[str], skipped: list[str]) -> Iterator[str]:
+def _walk(root: str, problems: list[str], exclude: Sequence[str], skipped: list[str],
+          configured: Callable[[str], bool]) -> Iterator[str]:
     def unreadable(error: OSError) -> None:
         problems.append(f"{error.filename}: cannot read folder ({error.strerror})")
 
@@ -160,14 +163,15 @@ def _walk(root: str, problems: list[str], exclude: Sequence[str], skipped: list[
         entered = []
         for name in sorted(subfolders):
             inside = os.path.join(folder, name)
-            if name in SKIPPED_FOLDERS or _excluded(inside, root, exclude):
+            if name in SKIPPED_FOLDERS or _excluded(inside, root, exclude) or configured(inside):
                 skipped.append(inside)
             else:
                 entered.append(name)
         subfolders[:] = entered
         for name in sorted(files):
             found = os.path.join(folder, name)
-            if name.endswith((".jsonl", ".jsonl.zst")) and not _excluded(found, root, exclude):
+            if (name.endswith((".jsonl", ".jsonl.zst")) and not _excluded(found, root, exclude)
+                    and not configured(found)):
                 yield found
 
 
@@ -319,7 +323,7 @@ def _plural(severity: Severity, count: int) -> str:
 # Commands
 
 
-class CheckSettings(msgspec.Struct):
+class CheckSettings(msgspec.Struct, frozen=True):
     """What every file of one `check` run is checked with; a worker process receives it once, at its start."""
 
     chosen: RuleFilter
@@ -348,11 +352,11 @@ def _checked(settings: CheckSettings, document: Document) -> Checked:
     return Checked(document.format.label, len(lines) - (lines[-1] == ""), diagnostics)
 
 
-_worker_settings: CheckSettings | None = None
-"""A worker process's settings, set once by `_start_worker`."""
+_worker_settings: Sequence[CheckSettings] = ()
+"""A worker process's settings (each file names its own by index), set once by `_start_worker`."""
 
 
-def _start_worker(settings: CheckSettings, interrupt: signal.Handlers) -> None:
+def _start_worker(settings: Sequence[CheckSettings], interrupt: signal.Handlers) -> None:
     """Ctrl-C reaches the whole process group: a worker just ends (no traceback), and the parent reports it. A
     `check` started with SIGINT ignored (a background job of a shell without job control, `nohup`) keeps ignoring
     it in its workers too, or a Ctrl-C meant for another program would break its run."""
@@ -361,9 +365,9 @@ def _start_worker(settings: CheckSettings, interrupt: signal.Handlers) -> None:
     _worker_settings = settings
 
 
-def _check_in_worker(task: tuple[Source, bytes | None]) -> Checked | str:
-    assert _worker_settings is not None
-    return check_one(_worker_settings, *task)
+def _check_in_worker(task: tuple[int, Source, bytes | None]) -> Checked | str:
+    index, source, data = task
+    return check_one(_worker_settings[index], source, data)
 
 
 def default_jobs() -> int:
@@ -382,22 +386,22 @@ def chunk_size(files: int, jobs: int) -> int:
     return max(1, min(16, files // (jobs * 8)))
 
 
-def checked(sources: Sequence[Source], settings: CheckSettings, jobs: int) -> Iterator[Checked | str]:
+def checked(sources: Sequence[Source], settings: PerFile, jobs: int) -> Iterator[Checked | str]:
     """Each source's outcome, in the order of `sources` whatever order the workers finish in. Standard input is
     read here (a worker must not read it) and sent to the worker as bytes; one file, or `jobs` 1, is checked in
     this process."""
     jobs = min(jobs, len(sources))
     if jobs <= 1:
         for source in sources:
-            yield check_one(settings, source)
+            yield check_one(settings.of(source), source)
         return
-    tasks: list[tuple[Source, bytes | None]] = []
+    tasks: list[tuple[int, Source, bytes | None]] = []
     for source in sources:
-        tasks.append((source, sys.stdin.buffer.read() if source.path is None else None))
+        tasks.append((settings.index(source), source, sys.stdin.buffer.read() if source.path is None else None))
     sys.stdout.flush()
     sys.stderr.flush()
     interrupt = signal.SIG_IGN if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else signal.SIG_DFL
-    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings, interrupt))
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings.all, interrupt))
     try:
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk_size(len(tasks), jobs))
     finally:  # left early (`check | head` closed the pipe): the chunks not started yet are dropped, not checked
@@ -445,18 +449,68 @@ class Progress:
 def check(args: argparse.Namespace) -> int:
     if args.stdin_filename is not None and STDIN not in args.paths:
         raise UsageError("--stdin-filename names standard input, so it needs '-' among the paths")
-    chosen = rule_filter(args.select, args.ignore)
-    sources, problems, warnings = collect(args.paths or ["."], args.stdin_filename, args.exclude or ())
+    rule_filter(args.select, args.ignore)  # a typo on the command line is refused before any file is read
+    finder = _finder(args)
+    sources, problems, warnings = collect(args.paths or ["."], args.stdin_filename, args.exclude or (),
+                                          lambda path: _configured(finder, path).excludes(path))
+    args.format = output_format(args.format, _configured(finder, sources[0].path if sources else None))
     for warning in warnings:
         print(f"session-lsp: warning: {warning}", file=sys.stderr)
-    settings = CheckSettings(chosen, args.pi_version, args.stdin_filename, _releases(args))
+    settings = PerFile(args, finder)
     if args.fix or args.diff:
         return fix_then_check(args, sources, problems, settings)
     return report_check(args, sources, problems, settings)
 
 
+def output_format(given: str | None, config: Config) -> str:
+    """The output format: the command line's, else the configuration's `output-format`, else text."""
+    return given or config.output_format or "text"
+
+
+def _finder(args: argparse.Namespace) -> Finder:
+    try:
+        return Finder(args.config, args.isolated)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+def _configured(finder: Finder, path: str | None) -> Config:
+    try:
+        return finder.for_file(path)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+class PerFile:
+    """Each file's `CheckSettings`: the command line over the file's configuration (`config.Finder`), one object
+    for the files that share them, so a worker process receives each once."""
+
+    def __init__(self, args: argparse.Namespace, finder: Finder) -> None:
+        self.args, self.finder = args, finder
+        self.all: list[CheckSettings] = []
+        self._index: dict[CheckSettings, int] = {}
+
+    def index(self, source: Source) -> int:
+        """The position in `all` of a source's settings."""
+        args = self.args
+        config = _configured(self.finder, source.path)
+        chosen = config.rules(split_selectors(args.select) or None, split_selectors(args.ignore),
+                              source.path or args.stdin_filename)
+        if chosen.problems:
+            raise UsageError(f"{config.path}: " + "; ".join(chosen.problems))
+        releases = _releases(args, config)
+        settings = CheckSettings(chosen, dict(releases).get("pi", ""), args.stdin_filename, releases)
+        if settings not in self._index:
+            self._index[settings] = len(self.all)
+            self.all.append(settings)
+        return self._index[settings]
+
+    def of(self, source: Source) -> CheckSettings:
+        return self.all[self.index(source)]
+
+
 def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
-                   settings: CheckSettings) -> int:
+                   settings: PerFile) -> int:
     """`fix` and `check --fix` (as ruff): fix, then report what is left; `--diff` prints the diff instead. Standard
     input is fixed to standard output, and then the report goes to standard error."""
     from . import fixer
@@ -464,7 +518,9 @@ def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: li
     stdin = any(source.path is None for source in sources)
     if stdin and len(sources) > 1:
         raise UsageError("fixing standard input writes the fixed text to standard output, so '-' must be the only path")
-    run = fixer.fix_sources([(source.name, source.path) for source in sources], settings.chosen, settings.pi_version,
+    chosen = [settings.of(source) for source in sources]
+    run = fixer.fix_sources([(source.name, source.path, each.chosen, each.pi_version)
+                             for source, each in zip(sources, chosen, strict=True)],
                             args.unsafe_fixes, args.show_fixes, not args.diff, sys.stdout, sys.stderr)
     problems += run.problems
     if args.diff:
@@ -473,7 +529,7 @@ def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: li
             print(f"session-lsp: error: {problem}", file=sys.stderr)
         return EXIT_USAGE if problems else EXIT_FOUND if run.changed else EXIT_CLEAN
     if stdin:
-        outcome = check_one(settings, sources[0], run.stdin_fixed or b"")
+        outcome = check_one(chosen[0], sources[0], run.stdin_fixed or b"")
         report = Report(args.format, sys.stderr, args.verbose)
         if isinstance(outcome, str):
             problems.append(outcome)
@@ -487,7 +543,7 @@ def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: li
 
 
 def report_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
-                 settings: CheckSettings) -> int:
+                 settings: PerFile) -> int:
     report = Report(args.format, sys.stdout, args.verbose)
     progress = Progress(len(sources), sys.stderr)
     for note in getattr(args, "release_notes", []) if args.verbose else ():
@@ -522,15 +578,23 @@ def _status(args: argparse.Namespace, report: Report, problems: list[str]) -> in
     return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
 
 
-def _releases(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
-    """The release chosen for each format that has a release option (`--pi-version`, `--claude-version`, ...)."""
-    return tuple((face.release_option, getattr(args, f"{face.release_option}_version")) for face in with_releases())
+def _releases(args: argparse.Namespace, config: Config | None = None) -> tuple[tuple[str, str], ...]:
+    """The release chosen for each format that has a release option: `--pi-version`, `--claude-version`, ...,
+    else the configuration's `pi-version`, ..., else the newest verified."""
+    chosen = []
+    for face in with_releases():
+        given = getattr(args, f"{face.release_option}_version")
+        written = config.releases.get(face.release_option) if config is not None else None
+        if given is None and written is not None:
+            given = face.release_for(written)[0]  # checked when the file was read
+        chosen.append((face.release_option, given or face.default_release))
+    return tuple(chosen)
 
 
 def _release_arguments(parser: argparse.ArgumentParser, purpose: str) -> None:
     """`--<format>-version` for every format whose releases the messages can speak for, from the faces."""
     for face in with_releases():
-        parser.add_argument(f"--{face.release_option}-version", action=ReleaseVersion, default=face.default_release,
+        parser.add_argument(f"--{face.release_option}-version", action=ReleaseVersion, default=None,
                             metavar="VERSION", face=face,
                             help=f"the {face.agent} release whose behaviour {purpose}, MAJOR.MINOR[.PATCH]; one "
                                  "session-lsp does not know is read as the newest known before it (known: "
@@ -541,7 +605,8 @@ def _release_arguments(parser: argparse.ArgumentParser, purpose: str) -> None:
 def _document(args: argparse.Namespace) -> Iterator[Document]:
     path = args.path
     source = Source(path, None if path == STDIN else path)
-    options = Options(path=source.path, exists=os.path.exists, pi_version=args.pi_version, releases=_releases(args))
+    releases = _releases(args)
+    options = Options(path=source.path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases)
     with opened(source, options) as document:
         yield document
 
@@ -565,7 +630,7 @@ def context(args: argparse.Namespace) -> int:
             raise UsageError(f"--line {args.line}: line {args.line} of {args.path} is not an entry {face.agent} can "
                              f"take as the leaf ({_holds(document, line)}); give an entry's line, or leave --line out "
                              f"for {face.agent}'s leaf")
-    release = getattr(args, f"{face.release_option}_version", "") if face.release_option else ""
+    release = dict(_releases(args)).get(face.release_option, "")
     agent = f"{face.agent} {release}".strip()
     if args.format == "json":
         _print_json(payload)
@@ -655,6 +720,45 @@ def list_rules(args: argparse.Namespace) -> int:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3])
+    return EXIT_CLEAN
+
+
+def format_names(has: Callable[[Format], bool]) -> dict[str, Format]:
+    """The names `new --format` and `schema` take for the formats that have something to give: a format's own name
+    (`elyra`, `claude`) and the agent's, as its release option names it (`pi`)."""
+    names: dict[str, Format] = {}
+    for kind, face in FORMATS.items():
+        if has(face):
+            names[kind.value] = face
+            if face.release_option:
+                names.setdefault(face.release_option, face)
+    return names
+
+
+def _has_sample(face: Format) -> bool:
+    return bool(face.sample(datetime.now(UTC)))
+
+
+def _has_schema(face: Format) -> bool:
+    return face.schema_root is not None
+
+
+def new_session(args: argparse.Namespace) -> int:
+    """A minimal valid session of a format, as its agent writes one, to start a fixture from."""
+    face = format_names(_has_sample)[args.format]
+    sys.stdout.write("".join(line + "\n" for line in face.sample(datetime.now(UTC))))
+    return EXIT_CLEAN
+
+
+def schema(args: argparse.Namespace) -> int:
+    """The JSON Schema of one line of a format, generated from the msgspec types the checker decodes lines with."""
+    face = format_names(_has_schema)[args.format]
+    generated = msgspec.json.schema(face.schema_root)
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": f"One line (record) of a {face.agent} session file",
+                "description": "Generated by session-lsp from the types it decodes each line with; a session file "
+                               "is JSON Lines, one such object per line.", **generated}
+    _print_json(document)
     return EXIT_CLEAN
 
 
@@ -765,8 +869,13 @@ def check_arguments(check_parser: argparse.ArgumentParser) -> None:
 
     fixer.add_options(check_parser)
     check_parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
-    check_parser.add_argument("--format", choices=("text", "json", "github"), default="text",
-                              help="output format (default: text)")
+    check_parser.add_argument("--format", choices=OUTPUT_FORMATS, default=None,
+                              help="output format (default: the configuration's output-format, else text)")
+    check_parser.add_argument("--config", metavar="PATH",
+                              help="use this configuration file for every file (a .session-lsp.toml, or a "
+                                   "pyproject.toml with [tool.session-lsp]) instead of the closest one above each")
+    check_parser.add_argument("--isolated", action="store_true",
+                              help="read no configuration file: only the command line's options")
     check_parser.add_argument("--select", action="append", metavar="CODES",
                               help="only report these codes, code prefixes or rule names (comma-separated, repeatable)")
     check_parser.add_argument("--ignore", action="append", metavar="CODES",
@@ -802,6 +911,18 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
 
     rules_parser = commands.add_parser("rules", help="list every rule: code, severity, name, summary")
     rules_parser.set_defaults(run=list_rules)
+
+    new_parser = commands.add_parser("new", help="print a minimal valid session of a format, to start a fixture from")
+    new_parser.add_argument("--format", required=True, choices=tuple(format_names(_has_sample)),
+                            help="the format (pi and elyra are one)")
+    new_parser.set_defaults(run=new_session)
+    schema_parser = commands.add_parser("schema", help="print the JSON Schema of one line of a format",
+                                        description="Print the JSON Schema (2020-12) of one line of a session file "
+                                                    "of FORMAT, generated from the types the checker decodes lines "
+                                                    "with; editors can validate JSON Lines with it.")
+    schema_parser.add_argument("format", metavar="FORMAT", choices=tuple(format_names(_has_schema)),
+                               help=f"one of {', '.join(format_names(_has_schema))}")
+    schema_parser.set_defaults(run=schema)
 
     serve_parser = commands.add_parser("serve", help="start the language server (default: standard input/output)")
     transport = serve_parser.add_mutually_exclusive_group()

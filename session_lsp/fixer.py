@@ -80,9 +80,8 @@ def diff(outcome: Outcome) -> str:
 class FixRun:
     """Fixes the files of one run and keeps what the summary and the exit status need."""
 
-    def __init__(self, chosen: RuleFilter, pi_version: str, unsafe: bool, show: bool, write: bool,
-                 out: IO[str], err: IO[str]) -> None:
-        self.chosen, self.pi_version, self.unsafe = chosen, pi_version, unsafe
+    def __init__(self, unsafe: bool, show: bool, write: bool, out: IO[str], err: IO[str]) -> None:
+        self.unsafe = unsafe
         self.show, self.write, self.out, self.err = show, write, out, err
         self.fixed = 0
         self.changed: list[str] = []
@@ -92,7 +91,7 @@ class FixRun:
         self.stdin_fixed: bytes | None = None
         """Standard input as fixed (what the check after the fix reads)."""
 
-    def file(self, name: str, path: str) -> None:
+    def file(self, name: str, path: str, chosen: RuleFilter, pi_version: str) -> None:
         try:
             data, status = atomic.read(path)
         except NotReadable as error:
@@ -101,7 +100,7 @@ class FixRun:
         except OSError as error:
             self.problems.append(f"{name}: cannot read file ({error.strerror})")
             return
-        outcome = repair(name, data, self.chosen, self.pi_version, self.unsafe, path)
+        outcome = repair(name, data, chosen, pi_version, self.unsafe, path)
         if not self._report(outcome) or outcome.new is None:
             return
         if not self.write:
@@ -122,9 +121,9 @@ class FixRun:
             return
         self.changed.append(name)
 
-    def stdin(self, name: str, data: bytes, out: IO[bytes]) -> None:
+    def stdin(self, name: str, data: bytes, out: IO[bytes], chosen: RuleFilter, pi_version: str) -> None:
         """Standard input fixed to standard output (as ruff: the text, whole, fixed or not)."""
-        outcome = repair(name, data, self.chosen, self.pi_version, self.unsafe)
+        outcome = repair(name, data, chosen, pi_version, self.unsafe)
         written = outcome.new if self._report(outcome, True) and outcome.new is not None else data
         self.stdin_fixed = written
         if self.write:
@@ -162,13 +161,14 @@ class FixRun:
         return "; ".join(parts)
 
 
-def fix_sources(sources: Sequence[tuple[str, str | None]], chosen: RuleFilter, pi_version: str, unsafe: bool,
-                show: bool, write: bool, out: IO[str], err: IO[str]) -> FixRun:
-    """Each (name, path) source fixed in turn; a path None is standard input (written back to standard output)."""
-    run = FixRun(chosen, pi_version, unsafe, show, write, out, err)
-    for name, path in sources:
+def fix_sources(sources: Sequence[tuple[str, str | None, RuleFilter, str]], unsafe: bool, show: bool, write: bool,
+                out: IO[str], err: IO[str]) -> FixRun:
+    """Each (name, path, rules, pi release) source fixed in turn, with the rules and release its configuration
+    chose; a path None is standard input (written back to standard output)."""
+    run = FixRun(unsafe, show, write, out, err)
+    for name, path, chosen, pi_version in sources:
         if path is None:
-            run.stdin(name, sys.stdin.buffer.read(), sys.stdout.buffer)
+            run.stdin(name, sys.stdin.buffer.read(), sys.stdout.buffer, chosen, pi_version)
         else:
-            run.file(name, path)
+            run.file(name, path, chosen, pi_version)
     return run

@@ -94,7 +94,8 @@ def test_dangling_parent_says_what_pi_does() -> None:
     found = hover(doc, 4, col(doc, 4, '"ffff9999"'))
     assert found is not None
     assert found.markdown.startswith("`parentId` **`ffff9999`** resolves to nothing")
-    assert "What pi does then: context walk stops there" in found.markdown and "ELY042" in found.markdown
+    assert "What pi does then: pi builds the context by following parentId up from the leaf and stops there" \
+        in found.markdown and "ELY042" in found.markdown
 
 
 def test_parent_session_is_a_file_link() -> None:

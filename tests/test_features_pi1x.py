@@ -120,5 +120,6 @@ def test_new_entry_snippets_write_entries_the_target_reads(label: str, pi_versio
     if pi_version == "0.73":
         expected.add("ELY060" if label.startswith("system") else "ELY030")
     if label == "context_edit entry" and pi_version is None:
-        expected.add("ELY058")  # the default targetId names nothing yet (pi 0.73 ignores the whole entry: ELY030)
+        expected.add("ELY058")  # the default targetId is the entry above, itself a context_edit (pi 0.73 ignores
+        # the whole entry: ELY030)
     assert on_it == expected

@@ -23,7 +23,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.document",),
     ("analysis.features",),
     ("analysis",),
-    ("files",),
+    ("files", "config"),
     ("atomic",),
     ("server", "fixer"),
     ("cli",),

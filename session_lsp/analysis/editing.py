@@ -19,6 +19,13 @@ class Stop(msgspec.Struct, frozen=True):
 STOP = Stop()
 
 
+class Choice(msgspec.Struct, frozen=True):
+    """A string value left for the user to pick among `values` (a tab stop offering them; the first is the
+    default): for a field whose values depend on the line's type, which a key's known values cannot tell."""
+
+    values: tuple[str, ...]
+
+
 class FreshId(msgspec.Struct, frozen=True):
     """An id no line of the file uses yet, derived from `seed` (the builder draws it, avoiding the ids in use)."""
 
@@ -27,8 +34,8 @@ class FreshId(msgspec.Struct, frozen=True):
 
 class ObjectTemplate(msgspec.Struct, frozen=True):
     """An object of the variant `tags` select (`{"type": "message"}`), with `fixed` members: JSON values, `STOP`,
-    a `FreshId`, or a nested `ObjectTemplate` for a member whose value is itself an object. Members in `order` come
-    first (after the tag), then the other required fields of the variant."""
+    a `Choice`, a `FreshId`, or a nested `ObjectTemplate` for a member whose value is itself an object. Members in
+    `order` come first (after the tag), then the other required fields of the variant."""
 
     tags: dict[str, str]
     fixed: dict[str, Any] = {}

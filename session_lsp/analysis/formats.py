@@ -173,6 +173,11 @@ class Format(Protocol):
         """A note for a tag value the targeted release does not know ("" when it does)."""
         ...
 
+    def sample(self, now: datetime) -> list[str]:
+        """A minimal valid session of this format, line by line, as the agent writes one (`session-lsp new`); [] for
+        a format with none."""
+        ...
+
     def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
         """The line that makes an empty file (named `path`) a session of this format."""
         ...

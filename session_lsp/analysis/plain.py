@@ -185,6 +185,9 @@ class PlainFormat(Quiet):
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
 
+    def sample(self, now: datetime) -> list[str]:
+        return []
+
     def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
         return None
 

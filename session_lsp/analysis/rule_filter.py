@@ -5,7 +5,8 @@ A selector is a code ("ELY042"), a code prefix ("ELY04", "THN"), a rule name ("d
 case-insensitive. As in ruff, the most specific selector that matches a code decides: `select=["ELY"]` with
 `ignore=["ELY04"]` drops ELY042, and `select=["ELY042"]` with `ignore=["ELY04"]` keeps it. On equal specificity
 ignore wins. No `select` means every rule. Severity overrides (`{"ELY04": "warning", "ELY046": "off"}`) match the
-same way; "off" drops the rule.
+same way; "off" drops the rule. `off` selectors (a configuration's per-file-ignores) drop their codes whatever
+else is selected.
 """
 
 from __future__ import annotations
@@ -50,11 +51,12 @@ def _specificity(code: str, prefixes: Iterable[str]) -> int:
 
 class RuleFilter:
     def __init__(self, select: Sequence[str] = (), ignore: Sequence[str] = (),
-                 severity: Mapping[str, str] | None = None) -> None:
+                 severity: Mapping[str, str] | None = None, off: Sequence[str] = ()) -> None:
         self.problems: list[str] = []
         """Selectors and levels that were not understood (and are left out), for the caller to report."""
         self._select = self._prefixes(select, "select")
         self._ignore = self._prefixes(ignore, "ignore")
+        self._off = self._prefixes(off, "off")
         self._levels: list[tuple[str, Severity | None]] = []
         for selector, level in (severity or {}).items():
             prefix = self._prefix(selector, "severity")
@@ -64,8 +66,9 @@ class RuleFilter:
                 self.problems.append(f"severity: {level!r} for {selector!r} is not one of {', '.join(LEVELS)}")
                 continue
             self._levels.append((prefix, LEVELS[level.lower()]))
-        self._key = (tuple(sorted(self._select)), tuple(sorted(self._ignore)), tuple(sorted(
-            self._levels, key=lambda item: (item[0], -1 if item[1] is None else int(item[1])))))
+        levels = sorted(self._levels, key=lambda item: (item[0], -1 if item[1] is None else int(item[1])))
+        self._key = (tuple(sorted(self._select)), tuple(sorted(self._ignore)), tuple(sorted(self._off)),
+                     tuple(levels))
         self._cache: dict[str, tuple[bool, Severity | None]] = {}
         """code -> (reported, severity override or None for the default)."""
 
@@ -85,6 +88,8 @@ class RuleFilter:
         return hash(self._key)
 
     def enabled(self, code: str) -> bool:
+        if any(code.startswith(prefix) for prefix in self._off):
+            return False
         selected = _specificity(code, self._select) if self._select else 0
         return selected > _specificity(code, self._ignore)
 

@@ -48,9 +48,9 @@ from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding, without_surrogates
 from . import convert, wire
 from .diagnostics import Publisher
-from .documents import DocumentStore, OpenDocument, retarget
+from .documents import DocumentStore, OpenDocument, path_of, retarget
 from .memory import settle
-from .settings import Settings
+from .settings import Configured, Settings
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
@@ -279,6 +279,10 @@ class SessionServer(LanguageServer):
         self.store = DocumentStore()
         self.publisher = Publisher(self)
         self.settings = Settings(RuleFilter())
+        """The editor's settings; a document's own are `settings_for(uri)`, its configuration file's under them."""
+        self.editor_value: Any = None
+        """The editor's `sessionLsp` object as it sent it, to lay over each configuration file."""
+        self.configs = Configured(self.log)
         self.settings_generation = 0
         self.settings_asked = 0
         self.settings_applied = 0
@@ -394,26 +398,33 @@ class SessionServer(LanguageServer):
         edit = workspace.workspace_edit if workspace else None
         return bool(edit and edit.document_changes)
 
-    @property
-    def rules(self) -> RuleFilter:
-        return self.settings.rules
+    def settings_for(self, uri: str) -> Settings:
+        """A document's settings: those of its configuration file (found upward from it), the editor's over them."""
+        return self.configs.settings_for(path_of(uri), self.settings, self.editor_value)
 
-    async def settings_changed(self, new: Settings) -> None:
+    def rules_for(self, uri: str) -> RuleFilter:
+        return self.settings_for(uri).rules
+
+    async def settings_changed(self, new: Settings, value: Any = None) -> None:
         """Settings equal to the current ones change nothing: a client that answers workspace/configuration twice
         at start (after `initialized` and after its first didChangeConfiguration) must not make a publish in flight
-        look stale, since no new publish would follow it."""
+        look stale, since no new publish would follow it. Configuration files are looked for again."""
         first = not self._settings_ready.is_set()
         old = self.settings
-        if new == old:
+        self.configs.forget()
+        if new == old and value == self.editor_value:
             self._settings_ready.set()
             return
-        self.settings = new
-        if new.releases != old.releases:
-            # every open document is analysed again for the new target before any diagnostics go out
-            for entry in self.store:
-                async with entry.lock:
-                    if entry.doc is not None and not entry.closed:
-                        await self.run(retarget, entry.uri, entry.doc, new.releases)
+        self.settings, self.editor_value = new, value
+        # a document whose target release changed is analysed again before any diagnostics go out
+        for entry in self.store:
+            if entry.doc is None or self.settings_for(entry.uri).releases == entry.doc.options.releases:
+                continue  # its lock is not taken: a publish holding it may be what applies these settings
+            async with entry.lock:
+                if entry.doc is not None and not entry.closed:
+                    releases = self.settings_for(entry.uri).releases
+                    if releases != entry.doc.options.releases:
+                        await self.run(retarget, entry.uri, entry.doc, releases)
         self._settings_ready.set()
         self.settings_generation += 1
         if self.pull:

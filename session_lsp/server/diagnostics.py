@@ -48,8 +48,7 @@ class Host(Protocol):
 
     @property
     def store(self) -> Iterable[OpenDocument]: ...
-    @property
-    def rules(self) -> RuleFilter: ...
+    def rules_for(self, uri: str) -> RuleFilter: ...
     @property
     def encoding(self) -> Encoding: ...
     async def settings_loaded(self) -> None: ...
@@ -93,10 +92,10 @@ class Publisher:
             if not entry.current:
                 return
             assert entry.doc is not None
-            version, rules = entry.version, server.rules
+            version, rules = entry.version, server.rules_for(entry.uri)
             items = await server.run(for_client, entry.doc, entry.uri, rules, server.encoding)
-        if entry.closed or version != entry.latest or rules != server.rules:  # else a newer publish follows
-            return
+        if entry.closed or version != entry.latest or rules != server.rules_for(entry.uri):
+            return  # a newer publish follows
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(entry.uri, items, version=version))
         server.settle_later(entry)
 

@@ -1,17 +1,21 @@
-"""The `sessionLsp` settings section: which rules to report and at what severity, and which pi release to speak for.
+"""The `sessionLsp` settings section: which rules to report and at what severity, and which pi release to speak for;
+and the configuration files (`session_lsp.config`) of each document, which the editor's settings override.
 
 The client's value is untrusted JSON: anything not understood is reported back (window/logMessage) and left out,
-never fatal.
+never fatal. A configuration file that cannot be used is reported the same way, and left out whole.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
 from ..analysis.formats import with_releases
 from ..analysis.rule_filter import RuleFilter
+from ..config import Config, ConfigError, find, load
 
 SECTION = "sessionLsp"
 
@@ -73,8 +77,9 @@ def _max_bytes(value: Any, problems: list[str]) -> int:
     return value
 
 
-def parse(value: Any) -> tuple[Settings, list[str]]:
-    """The settings in a `sessionLsp` settings object, and what in it was not understood."""
+def parse(value: Any, off: Sequence[str] = ()) -> tuple[Settings, list[str]]:
+    """The settings in a `sessionLsp` settings object, and what in it was not understood; `off`: the codes a
+    configuration's per-file-ignores drop in the document."""
     problems: list[str] = []
     if value is None:
         value = {}
@@ -85,7 +90,75 @@ def parse(value: Any) -> tuple[Settings, list[str]]:
         problems.append(f"severity: expected an object mapping codes to levels, got {severity!r}")
         severity = None
     rules = RuleFilter(_strings(value.get("select"), "select", problems),
-                       _strings(value.get("ignore"), "ignore", problems), severity)
+                       _strings(value.get("ignore"), "ignore", problems), severity, off)
     releases = _releases(value, problems)
     max_bytes = _max_bytes(value.get("analyzeFileMaxBytes"), problems)
     return Settings(rules, releases, max_bytes), problems + rules.problems
+
+
+def _set(value: Any) -> bool:
+    """Whether an editor setting says something: an empty list, object or string is the editor's default."""
+    return value is not None and value != [] and value != {} and value != ""
+
+
+def overlaid(config: Config, editor: Any) -> dict[str, Any]:
+    """A configuration file's settings with the editor's over them, key by key."""
+    value = config.editor_settings()
+    if isinstance(editor, dict):
+        value.update((key, item) for key, item in editor.items() if _set(item))
+    return value
+
+
+class Configured:
+    """The configuration file of each document (the closest above it, as `check` finds it), read again when it
+    changes on disk; a document under none has the editor's settings alone."""
+
+    def __init__(self, log: Callable[[str], None]) -> None:
+        self.log = log
+        self._found: dict[str, str | None] = {}
+        self._loaded: dict[str, tuple[tuple[int, int], Config | None]] = {}
+        self._merged: dict[tuple[str, tuple[int, int], tuple[str, ...]], Settings] = {}
+
+    def forget(self) -> None:
+        """Look for configuration files again (one may have been created or removed) and merge them again with the
+        editor's settings (which changed)."""
+        self._found.clear()
+        self._merged.clear()
+
+    def _config(self, path: str) -> tuple[Config | None, tuple[int, int]]:
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in self._found:
+            self._found[folder] = find(folder)
+        found = self._found[folder]
+        if found is None:
+            return None, (0, 0)
+        try:
+            status = os.stat(found)
+        except OSError:
+            self._found.pop(folder, None)
+            return None, (0, 0)
+        stamp = (status.st_mtime_ns, status.st_size)
+        cached = self._loaded.get(found)
+        if cached is None or cached[0] != stamp:
+            try:
+                config: Config | None = load(found)
+            except ConfigError as error:
+                self.log(f"configuration file not used: {error}")
+                config = None
+            self._loaded[found] = cached = (stamp, config)
+        return cached[1], stamp
+
+    def settings_for(self, path: str | None, editor: Settings, editor_value: Any) -> Settings:
+        """A document's settings: its configuration file's, with the editor's over them."""
+        config, stamp = self._config(path) if path is not None else (None, (0, 0))
+        if config is None or config.path is None:
+            return editor
+        assert path is not None
+        off = config.ignored_in(path)
+        key = (config.path, stamp, off)
+        settings = self._merged.get(key)
+        if settings is None:
+            merged, _ = parse(overlaid(config, editor_value), off)  # the editor's problems are logged already
+            settings = self._merged[key] = msgspec.structs.replace(
+                merged, analyze_file_max_bytes=editor.analyze_file_max_bytes)
+        return settings

@@ -13,17 +13,17 @@ from lsprotocol import types
 URI = "file:///work/sessions/settings.jsonl"
 
 
-async def _reconfigure(editor: Editor, settings: dict[str, Any]) -> list[types.Diagnostic]:
-    """Change the client's settings, tell the server, and return the diagnostics once they reflect it."""
-    before = len(editor.pushes(URI))
+async def _reconfigure(editor: Editor, settings: dict[str, Any], uri: str = URI) -> list[types.Diagnostic]:
+    """Change the client's settings, tell the server, and return the diagnostics of `uri` once they reflect it."""
+    before = len(editor.pushes(uri))
     editor.client.set_configuration(settings, section="sessionLsp")
     editor.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     if not editor.pull:
-        return list((await editor.next_push(URI, before)).diagnostics)
+        return list((await editor.next_push(uri, before)).diagnostics)
     # This client declares no diagnostic refresh, so it learns of the change on its next pull.
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
-        report = await editor.pull_report(URI)
+        report = await editor.pull_report(uri)
         if isinstance(report, types.RelatedFullDocumentDiagnosticReport):
             return list(report.items)
         await asyncio.sleep(0.05)

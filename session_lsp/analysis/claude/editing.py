@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from ..editing import HORIZON, STOP, FreshId, LineTemplate, ObjectTemplate
 from ..results import LineResult
 from .facts import Facts, records_of
@@ -75,6 +77,24 @@ def first_line(now: datetime, session_id: str | None) -> LineTemplate:
     record = ObjectTemplate({"type": "user"}, fixed, ("type", "parentUuid", "isSidechain", "message", "uuid",
                                                       "timestamp", "sessionId"))
     return LineTemplate("Claude Code user prompt", "first record of a Claude Code session", record)
+
+
+def sample(now: datetime) -> list[str]:
+    """A minimal session, as Claude Code writes one: a prompt and its answer (for `session-lsp new`); the file's
+    name should be `<sessionId>.jsonl`."""
+    session, prompt, answer = (str(uuids.uuid4()) for _ in range(3))
+    common: dict[str, Any] = {"isSidechain": False, "userType": "external", "cwd": "/home/user/project",
+                              "sessionId": session, "version": "2.1.332", "timestamp": _timestamp(now)}
+    records: list[dict[str, Any]] = [
+        {"parentUuid": None, **common, "type": "user", "message": {"role": "user", "content": "Say hello."},
+         "uuid": prompt},
+        {"parentUuid": prompt, **common, "type": "assistant",
+         "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                     "content": [{"type": "text", "text": "Hello."}], "stop_reason": "end_turn",
+                     "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 2}},
+         "requestId": "req_1", "uuid": answer},
+    ]
+    return [msgspec.json.encode(record).decode() for record in records]
 
 
 def new_lines(results: Sequence[LineResult], line: int, now: datetime, named: str | None = None) -> list[LineTemplate]:

@@ -54,7 +54,8 @@ class ClaudeFormat(plain.Quiet):
     default_release = DEFAULT_RELEASE
     """`--claude-version` / `sessionLsp.claudeVersion` choose a row of `releases.RELEASES` (one row: 2.1.332)."""
     utf8_issue = ("CCD008", "the file is not valid UTF-8: Claude Code decodes it with U+FFFD replacement characters, "
-                            "so the bytes that are not UTF-8 reach the model altered")
+                            "so the bytes that are not UTF-8 reach the model altered; save the file as UTF-8 "
+                            "(re-type the damaged text)")
     file_fields: Mapping[str, str] = {
         "agentId": "the subagent whose transcript is `<session>/subagents/agent-<id>.jsonl`"}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")
@@ -150,6 +151,9 @@ class ClaudeFormat(plain.Quiet):
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
+
+    def sample(self, now: datetime) -> list[str]:
+        return editing.sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
         return editing.first_line(now, self.session_id_in_file_name(path))

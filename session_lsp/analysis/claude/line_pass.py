@@ -71,7 +71,8 @@ def _record_issues(text: str, record: Any) -> tuple[LineIssue, ...]:
 def _crlf(text: str) -> LineIssue:
     end = len(text)
     return LineIssue("CCD005", end - 1, end, "the line ends with `\\r\\n`: Claude Code reads the `\\r` as JSON "
-                     "whitespace and the record as written (it writes `\\n` alone)")
+                     "whitespace and the record as written (it writes `\\n` alone); the quick fix (or `session-lsp "
+                     "fix`) writes `\\n`")
 
 
 def _span(text: str, path: Path, key: bool = False) -> tuple[int, int]:

@@ -14,7 +14,8 @@ from .facts import Facts
 from .model import ClaudeModel, Record, result_paths, use_paths
 
 EMPTY = ("the file holds no conversation Claude Code can resume: `claude --resume` exits with 'No conversation found "
-         "with session ID: ...' and sends nothing")
+         "with session ID: ...' and sends nothing; add a user prompt record (completion offers one), or "
+         "`session-lsp new --format claude` prints a session to start from")
 
 
 def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
@@ -128,7 +129,8 @@ def _tools(model: ClaudeModel, issues: list[LinkIssue]) -> None:
                     issues.append(LinkIssue("CCD032", _at(record, path), message, Severity.INFORMATION))
                 elif call not in called and index == model.chain[0] and record.facts.parent is None:
                     message = ("tool_result whose call is above the cut in the chain: Claude Code sends '[Orphaned "
-                               "tool result removed due to conversation resume]' in its place")
+                               "tool result removed due to conversation resume]' in its place; point the null "
+                               "parentUuid that cuts the chain at the record above it (CCD021)")
                     issues.append(LinkIssue("CCD030", _at(record, path), message))
                 elif call not in called:
                     later = model.uses.get(call)

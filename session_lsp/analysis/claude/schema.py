@@ -127,9 +127,12 @@ class Chained(msgspec.Struct):
     isMeta: bool | None = None
 
 
+_NULL = Raw(b"null")
+
+
 class User(Chained, tag_field="type", tag="user"):
     message: UserMessage = msgspec.field(default_factory=lambda: UserMessage("user", ""))
-    toolUseResult: Raw = Raw(b"null")
+    toolUseResult: Raw = msgspec.field(default_factory=lambda: _NULL)  # a factory: a JSON Schema has no Raw default
     sourceToolAssistantUUID: str | None = None
     sourceToolUseID: str | None = None
     isCompactSummary: bool | None = None
@@ -247,7 +250,7 @@ class ApiRequest(msgspec.Struct, tag_field="type", tag="api-request"):
 class ApiRequestBlob(msgspec.Struct, tag_field="type", tag="api-request-blob"):
     sessionId: str | None = None
     hash: str | None = None
-    message: Raw = Raw(b"null")
+    message: Raw = msgspec.field(default_factory=lambda: _NULL)
     agentId: str | None = None
 
 

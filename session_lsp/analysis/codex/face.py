@@ -5,6 +5,7 @@ object."""
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -162,6 +163,23 @@ class CodexFormat(plain.Quiet):
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
+
+    def sample(self, now: datetime) -> list[str]:
+        """A session_meta, a prompt and its answer, as Codex 0.171 writes them (for `session-lsp new`); the file's
+        name should be `rollout-<time>-<id>.jsonl`."""
+        stamp = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+        thread = str(uuid.uuid4())
+        meta = {"session_id": thread, "id": thread, "timestamp": stamp, "cwd": "/home/user/project",
+                "originator": "codex_exec", "cli_version": "0.171.0", "source": "exec", "model_provider": "openai"}
+        payloads_: list[tuple[str, dict[str, Any]]] = [
+            ("session_meta", meta),
+            ("response_item", {"type": "message", "role": "user",
+                               "content": [{"type": "input_text", "text": "Say hello."}]}),
+            ("response_item", {"type": "message", "role": "assistant",
+                               "content": [{"type": "output_text", "text": "Hello."}]}),
+        ]
+        return [msgspec.json.encode({"timestamp": stamp, "ordinal": number, "type": kind, "payload": payload}).decode()
+                for number, (kind, payload) in enumerate(payloads_)]
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
         return None

@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 from hashlib import sha256
 from typing import Any, get_args
 
+import msgspec
+
 from ..editing import HORIZON, STOP, FreshId, LineTemplate, ObjectTemplate
 from ..jsonscan import Path
 from ..results import LineResult, Options
@@ -160,6 +162,26 @@ def first_line(now: datetime, session_id: str | None) -> LineTemplate:
     fixed = {"version": 3, "id": session_id or uuid7(now), "timestamp": timestamp(now)}
     header = ObjectTemplate({"type": "session"}, fixed, ("version", "id", "timestamp"))
     return LineTemplate("Elyra v3 session header", "first line of an Elyra (pi) session", header)
+
+
+def sample(now: datetime) -> list[str]:
+    """A minimal v3 session, as pi writes one: the header, a prompt and its answer (for `session-lsp new`)."""
+    session = uuid7(now)
+    user, answer = (sha256(f"{session}/{n}".encode()).hexdigest()[:8] for n in (1, 2))
+    later = [now + timedelta(seconds=n) for n in (1, 2)]
+    cost = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
+    records: list[dict[str, Any]] = [
+        {"type": "session", "version": 3, "id": session, "timestamp": timestamp(now), "cwd": "/home/user/project"},
+        {"type": "message", "id": user, "parentId": None, "timestamp": timestamp(later[0]),
+         "message": {"role": "user", "content": "Say hello.", "timestamp": millis(later[0])}},
+        {"type": "message", "id": answer, "parentId": user, "timestamp": timestamp(later[1]),
+         "message": {"role": "assistant", "content": [{"type": "text", "text": "Hello."}],
+                     "api": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5",
+                     "usage": {"input": 10, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 12,
+                               "cost": cost},
+                     "stopReason": "stop", "timestamp": millis(later[1])}},
+    ]
+    return [msgspec.json.encode(record).decode() for record in records]
 
 
 _ENTRY_TAGS = tuple(tag for tag in (str(cls.__struct_config__.tag) for cls in get_args(Line)) if tag != "session")

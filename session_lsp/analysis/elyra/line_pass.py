@@ -319,7 +319,8 @@ def _header(text: str, header: Any, findings: list[Finding], release: PiRelease)
         if version <= 0:
             findings.append(Finding("ELY016", ("version",), Mark.VALUE,
                                     f"header `version` {version} is below 1: pi treats it as below 2, runs the full "
-                                    "v1 migration (regenerating every id and parentId) and rewrites the file"))
+                                    "v1 migration (regenerating every id and parentId) and rewrites the file; set it "
+                                    "to the version the entries were written in (3 for entries with id/parentId)"))
         elif version > CURRENT_VERSION:
             findings.append(Finding("ELY015", ("version",), Mark.VALUE,
                                     f"header `version` {version} is newer than this checker knows (3): pi loads "
@@ -379,9 +380,10 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
                                     "\"modified\" dates become NaN"))
     if parent == "" and _tree(info):
         findings.append(Finding("ELY048", ("parentId",), Mark.VALUE,
-                                "`parentId` is an empty string: pi's context walk reads it as no parent and stops "
-                                "here as at a root, so every entry above this one leaves the model context (pi's "
-                                "tree view still hangs it under an entry whose id is \"\", if there is one)"))
+                                "`parentId` is an empty string: pi builds the context by following parentId up from "
+                                "the leaf, reads this one as no parent and stops here as at a root, so every entry "
+                                "above this one leaves the model context (pi's tree view still hangs it under an "
+                                "entry whose id is \"\", if there is one); set it to the id of the entry above"))
         parent = None
     last_id = state.last_id
     parent = last_id.same(parent)
@@ -409,8 +411,8 @@ def _entry(entry: Any, info: FormatInfo, findings: list[Finding], release: PiRel
 
 _MISSING_ID_EFFECT = {
     "id": "pi indexes this entry under `undefined`, so it is unreachable and breaks the chain of its children",
-    "parentId": ("pi's context walk stops at this entry as if it were a root: every entry above it leaves the "
-                 "model context"),
+    "parentId": ("pi builds the context by following parentId up from the leaf and stops at this entry as if it "
+                 "were a root: every entry above it leaves the model context"),
 }
 """What pi does when each tree key is absent: an absent `parentId` reads as "no parent", not as a broken link."""
 
@@ -579,7 +581,9 @@ def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Bas
         if not has(entry, "first_kept_entry_id"):
             findings.append(Finding("ELY032", ("firstKeptEntryId",), Mark.MISSING,
                                     f"required field `firstKeptEntryId` is missing in a v{_version(info)} "
-                                    "compaction: pi keeps no messages from before the compaction in context"))
+                                    "compaction: pi keeps no messages from before the compaction in context; add it, "
+                                    "naming the first entry to keep (usually the last user message before the "
+                                    "compaction)"))
         if has_index:
             findings.append(Finding("ELY023", ("firstKeptEntryIndex",), Mark.KEY,
                                     f"`firstKeptEntryIndex` in a v{_version(info)} file: pi ignores it; only "
@@ -587,7 +591,8 @@ def _compaction(entry: Any, info: FormatInfo, findings: list[Finding], base: Bas
     elif not has_index:
         findings.append(Finding("ELY032", ("firstKeptEntryIndex",), Mark.MISSING,
                                 "required field `firstKeptEntryIndex` is missing in a v1 compaction: after pi's "
-                                "migration it has no `firstKeptEntryId`, so no recent messages are kept in context"))
+                                "migration it has no `firstKeptEntryId`, so no recent messages are kept in context; "
+                                "add it: the index of the first line to keep"))
     elif index is not UNSET and index < 0:
         findings.append(Finding("ELY022", ("firstKeptEntryIndex",), Mark.VALUE,
                                 f"`firstKeptEntryIndex` {index} is negative: after pi's v1 migration this compaction "

@@ -326,15 +326,16 @@ class _Checker:
         for line in model.dangling:
             parent_id = facts[line].parent_id
             self.add("ELY042", line, ("parentId",),
-                     f"parentId {parent_id!r} names no entry: pi's context walk stops here, so everything above is "
-                     "silently missing from the model context (pi's tree view shows this entry as an orphan root); "
-                     "point it at the entry above (quick fix, or `session-lsp fix --unsafe-fixes`)",
+                     f"parentId {parent_id!r} names no entry: pi builds the context by following parentId up from "
+                     "the leaf and stops here, so everything above is silently missing from the model context (pi's "
+                     "tree view shows this entry as an orphan root); point it at the entry above (quick fix, or "
+                     "`session-lsp fix --unsafe-fixes`)",
                      data=self._previous_id(line))
         for line in model.self_parents:
             self.add("ELY044", line, ("parentId",),
-                     "parentId is this entry's own id: pi's context walk and branch walk loop forever here, so pi "
-                     "hangs when this path is resumed; point it at the entry above (quick fix, or `session-lsp fix "
-                     "--unsafe-fixes`)", data=self._previous_id(line))
+                     "parentId is this entry's own id: pi follows parentId up from the leaf to build the context "
+                     "and its tree, and loops forever here, so pi hangs when this path is resumed; point it at the "
+                     "entry above (quick fix, or `session-lsp fix --unsafe-fixes`)", data=self._previous_id(line))
         for cycle in model.cycles:
             if len(cycle) < 2:
                 continue
@@ -348,8 +349,9 @@ class _Checker:
                 fix = ("set parentId to the entry above to break it (quick fix, or `session-lsp fix --unsafe-fixes`)"
                        if line == cut else f"the quick fix on line {cut + 1} breaks it")
                 self.add("ELY045", line, ("parentId",),
-                         f"following parentId from here comes back to this entry (lines {shown} → …): pi's context "
-                         f"walk never ends, so pi hangs when this path is resumed; {fix}",
+                         f"following parentId from here comes back to this entry (lines {shown} → …): pi follows "
+                         f"parentId up to build the context and never gets out, so pi hangs when this path is "
+                         f"resumed; {fix}",
                          related=((up, ("id",), "its parent, on the same loop"),),
                          data=self._previous_id(line) if line == cut else None)
         roots = model.null_roots
@@ -544,10 +546,11 @@ class _Checker:
             return
         names = ", ".join(dict.fromkeys(repr(call_id) for _, call_id in orphans))
         how = "omits" if omits else "replaces the content of"
+        repair = "point targetId at another entry" if omits else "keep the tool calls in the replacement"
         self.add("ELY077", line, ("targetId",) if omits else ("replacement",),
                  f"this edit {how} the assistant message on line {target + 1}, which holds the tool call(s) {names}: "
                  f"{self.release.name} still sends their results, now without the calls, and providers reject a "
-                 "tool result whose call is missing",
+                 f"tool result whose call is missing; {repair}",
                  related=((target, ("id",), "the assistant message whose calls go"),
                           *((result, ("message", "toolCallId"), "a result sent without its call")
                             for result, _ in orphans[:_RELATED_LIMIT])))

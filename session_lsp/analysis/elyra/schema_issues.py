@@ -30,6 +30,25 @@ _COSMETIC: dict[Path, str] = {
 }
 """Required fields whose absence pi's context building never notices: what goes wrong is display only."""
 
+_READS: dict[str, str] = {
+    "content": "pi sends it to the model and shows it",
+    "role": "pi tells the model's messages apart by it",
+    "usage": "pi adds it to the session's token and cost totals",
+    "cost": "pi adds it to the session's cost total",
+    "stopReason": "pi shows why the answer ended and decides from it whether the turn is over",
+    "api": "pi picks the provider's API by it when the session resumes",
+    "provider": "pi picks the model by it when the session resumes",
+    "model": "pi picks the model by it when the session resumes",
+    "toolCallId": "pi pairs the result with its call by it",
+    "toolName": "pi shows the tool by it",
+    "isError": "pi tells the model whether the tool failed by it",
+    "summary": "pi sends it to the model in place of what it summarises",
+    "command": "pi shows the command and sends it to the model",
+    "output": "pi shows the output and sends it to the model",
+}
+"""What pi does with a required field, by its name, for ELY032's message; a field not named here is read by pi's
+code in ways the message does not detail."""
+
 
 def _in_block(path: Path) -> bool:
     return any(item == "content" and isinstance(nxt, int) for item, nxt in itertools.pairwise(path))
@@ -85,7 +104,8 @@ def _version_finding(raw: dict[str, Any]) -> Finding:
                        f"header `version` {shown} is not a number: pi {read}, so it {_V2_MIGRATION}",
                        Severity.WARNING)
     return Finding("ELY014", ("version",), Mark.VALUE, f"header `version` {shown} is not a number: pi {read}, so it "
-                   f"{_V1_MIGRATION}")
+                   f"{_V1_MIGRATION}; set it to the version the entries were written in (3 for entries with "
+                   "id/parentId)")
 
 
 def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) -> Finding | None:
@@ -124,8 +144,8 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
             return Finding("ELY014", path, Mark.VALUE,
                            f"header `timestamp`: {detail}; pi opens and resumes the session as usual; only its "
                            "session list, which sorts by this time, places it out of order", Severity.INFORMATION)
-        consequence = ("pi's loader rejects the file and starts a fresh session over it" if last == "id"
-                       else "wrong types break pi's session listing and sorting")
+        consequence = ("pi's loader rejects the file and starts a fresh session over it; write the id as a string"
+                       if last == "id" else "wrong types break pi's session listing and sorting; correct the value")
         return Finding("ELY014", path, Mark.VALUE, f"header `{name}`: {detail}; {consequence}")
     if last == "timestamp" and kind is not _Kind.MISSING:
         unit = "a number of milliseconds" if len(path) > 1 else "an ISO-8601 string"
@@ -152,10 +172,10 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
                        f"the last of them a resumed session asks for a model whose `{name}` is undefined",
                        Severity.WARNING)
     if kind is _Kind.MISSING:
+        reads = _READS.get(str(last), "pi reads it")
         return Finding("ELY032", path, Mark.MISSING,
-                       f"required field `{name}` is missing: pi reads it (model selection, rendering, cost) and "
-                       "misbehaves or throws without it; add it (for some fields the quick fix, or `session-lsp fix "
-                       "--unsafe-fixes`, writes a neutral value)")
+                       f"required field `{name}` is missing: {reads}, and misbehaves or throws without it; add it "
+                       "(for some fields the quick fix, or `session-lsp fix --unsafe-fixes`, writes a neutral value)")
     fix = ("; the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh string id" if path == ("id",)
            else "; correct the value")
     return Finding("ELY033", path, Mark.VALUE,

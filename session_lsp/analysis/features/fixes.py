@@ -85,6 +85,16 @@ def _drop_bom(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     return _fix(diagnostic.code, f"Remove the {what}", TextEdit(Span(0, 0, 0, lead), ""))
 
 
+def _lf(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """A `\\r` before the line's `\\n`: the agent reads it as JSON whitespace and writes `\\n` alone."""
+    line = diagnostic.span.line
+    text = doc.lines[line]
+    if not text.endswith("\r"):
+        return None
+    return _fix(diagnostic.code, "Write the line ending as \\n (drop the \\r)",
+                TextEdit(Span(line, len(text) - 1, line, len(text)), ""))
+
+
 def _final_newline(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     last = len(doc.lines) - 1
     if doc.lines[last] == "":
@@ -413,6 +423,7 @@ FIXERS: dict[str, tuple[int, Fixer]] = {
     "ELY001": (0, _torn_tail), "THN071": (0, _torn_tail), "CCD006": (0, _torn_tail),
     "ELY003": (0, _drop_line("line, which holds no entry")), "THN003": (0, _drop_line("line, which holds no record")),
     "ELY004": (0, _drop_line("blank line")), "THN070": (0, _drop_line("blank line")),
+    "ELY026": (0, _lf), "CCD005": (0, _lf),
     # phase 1: the end of the file and the header
     "ELY005": (1, _final_newline),
     "ELY010": (1, _header), "ELY011": (1, _header_first), "ELY020": (1, _tree_version), "ELY016": (1, _version),

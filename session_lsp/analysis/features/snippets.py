@@ -14,8 +14,8 @@ from msgspec import inspect as mi
 
 from ..diagnostics import Span
 from ..document import Document
-from ..editing import FreshId, ObjectTemplate, Stop
-from ..formats import FORMATS
+from ..editing import Choice, FreshId, ObjectTemplate, Stop
+from ..formats import FORMATS, Format
 from ..text import fresh_id
 from . import schemas
 from .types import CompletionItem
@@ -26,9 +26,15 @@ def escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
 
 
+Suggest = Callable[[str], list[str]]
+"""The values to offer for a string field, by its key: what the agent writes there, and what a reference field can
+name from where the line goes (the first is the default a snippet accepted as it is keeps)."""
+
+
 class _Stops:
-    def __init__(self) -> None:
+    def __init__(self, suggest: Suggest | None = None) -> None:
         self.count = 0
+        self.suggest = suggest
 
     def stop(self, default: str = "") -> str:
         self.count += 1
@@ -49,9 +55,10 @@ def _literal(value: Any) -> str:
     return escape(_json(value))
 
 
-def _value(t: mi.Type | None, stops: _Stops, depth: int = 0) -> str:
-    """Snippet text for a value of type `t`: strings and choices become tab stops, objects get their required
-    fields, everything else a neutral value."""
+def _value(t: mi.Type | None, stops: _Stops, depth: int = 0, key: str | None = None) -> str:
+    """Snippet text for a value of type `t` (of the field `key`): strings and choices become tab stops (a string
+    the format suggests values for, a choice of them), objects get their required fields (a tagged union: its first
+    variant's), everything else a neutral value."""
     if t is None:
         return stops.stop("null")
     kinds = schemas.members(t)
@@ -62,10 +69,13 @@ def _value(t: mi.Type | None, stops: _Stops, depth: int = 0) -> str:
         return '"' + stops.choice([str(value) for value in literals]) + '"'
     tagged = schemas.tag_values(t)
     if tagged is not None:
+        if depth < 4:
+            return _object(tagged[1][0], stops, {}, depth + 1)
         return "{" + _literal(tagged[0]) + ':"' + stops.choice([str(s.tag) for s in tagged[1]]) + '"}'
     for member in kinds:
         if isinstance(member, mi.StrType):
-            return '"' + stops.stop() + '"'
+            suggested = stops.suggest(key) if stops.suggest is not None and key is not None else []
+            return '"' + (stops.choice(suggested) if suggested else stops.stop()) + '"'
     for member in kinds:
         if isinstance(member, mi.BoolType):
             return stops.choice(["false", "true"])
@@ -81,10 +91,10 @@ def _value(t: mi.Type | None, stops: _Stops, depth: int = 0) -> str:
 
 
 def _object(struct: mi.StructType, stops: _Stops, fixed: Mapping[str, str], depth: int = 0,
-            order: tuple[str, ...] = ()) -> str:
-    """`{...}` with the tag, then the keys in `order`, then the other required fields; `fixed` maps a key to the
-    snippet text of its value."""
-    fields = [f for f in schemas.fields_of(struct) if f.required]
+            order: tuple[str, ...] = (), fields: list[schemas.FieldInfo] | None = None) -> str:
+    """`{...}` with the tag, then the keys in `order`, then the other required fields (of `fields`, when the
+    format requires more than the schema); `fixed` maps a key to the snippet text of its value."""
+    fields = [f for f in (fields if fields is not None else schemas.fields_of(struct)) if f.required]
     names = [f.name for f in fields]
     ordered = [n for n in names[:1] if struct.tag_field == n]
     ordered += [n for n in order if n in names or n in fixed]
@@ -92,7 +102,7 @@ def _object(struct: mi.StructType, stops: _Stops, fixed: Mapping[str, str], dept
     types = {f.name: f.type for f in fields}
     parts = []
     for name in dict.fromkeys(ordered):
-        text = fixed[name] if name in fixed else _value(types.get(name), stops, depth)
+        text = fixed[name] if name in fixed else _value(types.get(name), stops, depth, name)
         parts.append(f"{_literal(name)}:{text}")
     return "{" + ",".join(parts) + "}"
 
@@ -122,7 +132,9 @@ def first_line_items(doc: Document, line: int, now: datetime | str) -> list[Comp
     for face in FORMATS.values():
         template = face.first_line(when, doc.options.path)
         root = schemas.root_type(face)
-        text = _line(template.line, root, lambda _: False) if template is not None and root is not None else None
+        known = _suggest(face, doc, None, line)
+        text = _line(template.line, root, lambda _: False, known) if template is not None and root is not None \
+            else None
         if template is not None and text is not None:
             out.append(_snippet(template.label, template.detail, text, span, len(out)))
     return out
@@ -137,18 +149,38 @@ def new_line_items(doc: Document, line: int, col: int, now: datetime | str) -> l
     model = doc.linked.model
     out: list[CompletionItem] = []
     for template in face.new_lines(doc.results, model, line, _utc(now), doc.options):
-        text = _line(template.line, root, lambda candidate: face.id_in_use(model, candidate))
+        text = _line(template.line, root, lambda candidate: face.id_in_use(model, candidate),
+                     _suggest(face, doc, template.line, line), face, doc.format.version)
         if text is not None:
             out.append(_snippet(template.label, template.detail, text, span, len(out)))
     return out
 
 
-def _line(template: ObjectTemplate, t: mi.Type, taken: Callable[[str], bool]) -> str | None:
-    """The snippet text of a template for a value of type `t` (None when `t` has no such variant)."""
-    return _filled(template, t, _Stops(), taken)
+def _suggest(face: Format, doc: Document, template: ObjectTemplate | None, line: int) -> Suggest:
+    """What a line template's string fields offer: the values a reference can name from `line` (the nearest
+    first), then the values the agent writes in that key."""
+    level: dict[str, Any] = dict(template.tags) if template is not None else {}
+    if template is not None:
+        level.update((key, value) for key, value in template.fixed.items() if isinstance(value, str | int | None))
+    model = doc.linked.model if template is not None else None
+
+    def suggest(key: str) -> list[str]:
+        found = [value for value, _ in face.reference_values(doc.results, model, line, key, [level])] \
+            if template is not None else []
+        found += [value for value, _ in face.known_values(key, doc.options)]
+        return [value for value in dict.fromkeys(found) if isinstance(value, str)]
+    return suggest
 
 
-def _filled(template: ObjectTemplate, t: mi.Type | None, stops: _Stops, taken: Callable[[str], bool]) -> str | None:
+def _line(template: ObjectTemplate, t: mi.Type, taken: Callable[[str], bool], suggest: Suggest,
+          face: Format | None = None, version: int | None = None) -> str | None:
+    """The snippet text of a template for a value of type `t` (None when `t` has no such variant), with the
+    fields the format requires in a file of this version (`face`) although the schema leaves them optional."""
+    return _filled(template, t, _Stops(suggest), taken, face, version)
+
+
+def _filled(template: ObjectTemplate, t: mi.Type | None, stops: _Stops, taken: Callable[[str], bool],
+            face: Format | None = None, version: int | None = None) -> str | None:
     struct = schemas.pick_struct(t, template.tags) if t is not None else None
     if struct is None:
         return None
@@ -162,13 +194,16 @@ def _filled(template: ObjectTemplate, t: mi.Type | None, stops: _Stops, taken: C
             fixed[key] = text
         else:
             fixed[key] = _fixed(value, stops, taken)
-    return _object(struct, stops, fixed, order=template.order)
+    fields = schemas.fields_at(face, version, (), struct) if face is not None else None
+    return _object(struct, stops, fixed, order=template.order, fields=fields)
 
 
 def _fixed(value: Any, stops: _Stops, taken: Callable[[str], bool]) -> str:
     """Snippet text of a fixed JSON value: `Stop` becomes a tab stop in a string, `FreshId` an unused id."""
     if isinstance(value, Stop):
         return '"' + stops.stop() + '"'
+    if isinstance(value, Choice):
+        return '"' + stops.choice(list(value.values)) + '"'
     if isinstance(value, FreshId):
         return _literal(fresh_id(value.seed, taken))
     if isinstance(value, dict):

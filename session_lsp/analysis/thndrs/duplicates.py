@@ -47,9 +47,9 @@ def findings(node: jsonscan.Node | None) -> list[tuple[int, int, str]]:
             for key, start, end, value in current.members:
                 if key in first:
                     out.append((start, end,
-                                f"key {key!r} appears again in this object (first at column {first[key] + 1}): serde "
-                                "rejects duplicate fields, so the thndrs 0.1.0 reader drops this line and later "
-                                "builds refuse to resume the session"))
+                                f"key {key!r} appears again in this object (first at column {first[key] + 1}): "
+                                "thndrs refuses a record that names a field twice, so the 0.1.0 reader drops this "
+                                "line and later builds refuse to resume the session; delete one of the two"))
                 else:
                     first[key] = start
                 stack.append(value)

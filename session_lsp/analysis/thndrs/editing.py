@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from ..editing import HORIZON, LineTemplate, ObjectTemplate
+from ..editing import HORIZON, Choice, LineTemplate, ObjectTemplate
 from ..jsonscan import Path
 from ..results import LineResult
 from .checks import SESSION_ID
@@ -20,12 +20,15 @@ from .link_pass import file_parts
 from .model import ThndrsModel
 from .schema import RECORD_TYPES
 
+SHELL_KINDS = ("one-shot", "background")
+QUEUE_KINDS = ("steering", "follow-up")
 KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
     "process_status": (("ok", "failed", "timeout", "cancelled", "running"), "process status"),
-    "kind": (("one-shot", "background", "steering", "follow-up"), "kind"),
+    "kind": ((*SHELL_KINDS, *QUEUE_KINDS), "kind"),
 }
 """String fields the schema types as plain `str` although thndrs writes only these values (spec §2.4)."""
 
+_KINDS = {"shell_exec": SHELL_KINDS, "queued_input": QUEUE_KINDS}
 _TURN_NUMBER = re.compile(r"(.*?)(\d+)\Z")
 _ORDER = ("type", "schema_version", "seq", "time", "turn_id")
 _WITH_TURN = frozenset(tag for tag, cls in RECORD_TYPES.items()
@@ -86,8 +89,15 @@ def context_above(results: Sequence[LineResult], line: int) -> Above:
     return above
 
 
-def reference_values(results: Sequence[LineResult], line: int, key: str,
+def reference_values(results: Sequence[LineResult], model: object, line: int, key: str,
                      levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+    if key == "local_session_id":
+        session = model.session_id if isinstance(model, ThndrsModel) else None
+        return [(session, "this session's id (the writer copies its own)")] if session is not None else []
+    if key == "recovery_handle":
+        handles = model.handles.items() if isinstance(model, ThndrsModel) else ()
+        return [(handle, f"recovery handle of the compaction on line {where + 1}")
+                for handle, where in sorted(handles, key=lambda item: -item[1]) if where < line]
     above = context_above(results, line)
     record_type = levels[0].get("type") if levels else None
     if key == "turn_id":
@@ -147,6 +157,20 @@ def first_line(now: datetime, session_id: str | None) -> LineTemplate:
     return LineTemplate("thndrs session_meta record", "first line of a thndrs session", meta)
 
 
+def sample(now: datetime) -> list[str]:
+    """A minimal session, as thndrs writes one: its `session_meta`, a prompt and the answer (for `session-lsp
+    new`); the file's name should be `<session_id>.jsonl`."""
+    base: dict[str, Any] = {"schema_version": 1, "time": timestamp(now)}
+    records: list[dict[str, Any]] = [
+        {"type": "session_meta", **base, "seq": 0, "session_id": now.strftime("session-%Y%m%d-%H%M%S"),
+         "cwd": "/home/user/project", "title": "Say hello", "provider": "anthropic", "model": "claude-sonnet-4-5",
+         "websearch": "off", "app_version": "0.1.0"},
+        {"type": "user", **base, "seq": 1, "turn_id": "turn-1", "text": "Say hello."},
+        {"type": "assistant_finished", **base, "seq": 2, "turn_id": "turn-1", "text": "Hello."},
+    ]
+    return [msgspec.json.encode(record).decode() for record in records]
+
+
 def new_lines(results: Sequence[LineResult], model: object, line: int, now: datetime) -> list[LineTemplate]:
     """Every record type as thndrs would append it at `line`: the next seq, the current turn (a new one for a
     `user` record), and for a `tool_finished` the turn's last open call."""
@@ -163,6 +187,8 @@ def new_lines(results: Sequence[LineResult], model: object, line: int, now: date
                 fixed["turn_id"] = turn
         if tag == "tool_finished" and above.open_calls:
             fixed["call_id"] = above.open_calls[-1]
+        if tag in _KINDS:  # one key, two sets of values: the record's own
+            fixed["kind"] = Choice(_KINDS[tag])
         record = ObjectTemplate({"type": tag}, fixed, _ORDER)
         out.append(LineTemplate(f"{tag} record", f"{tag} record, seq {above.next_seq}", record))
     return out

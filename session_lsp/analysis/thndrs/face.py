@@ -117,7 +117,7 @@ class ThndrsFormat(plain.Quiet):
 
     def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
                          levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        return editing.reference_values(results, line, key, levels)
+        return editing.reference_values(results, model, line, key, levels)
 
     def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
         return None
@@ -131,6 +131,9 @@ class ThndrsFormat(plain.Quiet):
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
+
+    def sample(self, now: datetime) -> list[str]:
+        return editing.sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
         return editing.first_line(now, self.session_id_in_file_name(path))

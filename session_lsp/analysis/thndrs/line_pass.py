@@ -36,7 +36,7 @@ from .facts import TAG_OF, LineState, of_object, of_record
 _DECODER = msgspec.json.Decoder(s.Record)
 _ENCODER = msgspec.json.Encoder()
 
-DROPPED = ("serde rejects the record, so the thndrs 0.1.0 reader drops this line (the record is lost) and later "
+DROPPED = ("thndrs cannot read the record, so the 0.1.0 reader drops this line (the record is lost) and later "
            "builds refuse to resume the session")
 
 _CODES = {
@@ -147,8 +147,9 @@ _WITH_U64 = frozenset(cls for cls in s.RECORD_TYPES.values() if has_u64_beyond_s
 
 
 def _large_message(path: Path, value: int) -> str:
-    return (f"`{dotted(path)}` is {value}, above 2^53: a u64 that thndrs handles exactly, but JavaScript tooling "
-            "that parses it into a number rounds it (keep the exact digits)")
+    return (f"`{dotted(path)}` is {value}, more than 9007199254740992, past which JavaScript cannot hold every "
+            "whole number: thndrs reads it exactly, but a JavaScript tool that reads it as a number rounds it (keep "
+            "the exact digits)")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -169,8 +170,9 @@ def _slow(text: str, state: LineState) -> LineResult:
     deep = first_past(text, SERDE_DEPTH) if kind in (LineKind.OBJECT, LineKind.NON_OBJECT) else None
     if deep is not None:
         end = bracket_end(text, deep) or len(text.rstrip())
-        message = (f"JSON nested deeper than {SERDE_DEPTH} levels: serde_json stops at its default recursion limit "
-                   "of 128 ('recursion limit exceeded'), so the thndrs reader drops this line (the record is lost)")
+        message = (f"JSON nested deeper than {SERDE_DEPTH} levels: thndrs's JSON parser stops at 128 levels "
+                   "('recursion limit exceeded'), so thndrs drops this line (the record is lost); nest the value less "
+                   "deeply, or delete the line")
         return line_result(LineKind.INVALID, None, (LineIssue("THN001", deep, end, message),),
                            "too deep" if titled else "")
     if kind is LineKind.INVALID:
@@ -184,8 +186,8 @@ def _slow(text: str, state: LineState) -> LineResult:
     if kind is LineKind.GLUED:
         count = len(decoded.parts)
         message = (f"{count} JSON records on one line (a newline is missing before column {decoded.parts[1] + 1}): "
-                   "serde_json fails with 'trailing characters', so thndrs drops the whole line and every record "
-                   "on it is lost; the quick fix (or `session-lsp fix`) splits it")
+                   "thndrs's JSON parser fails ('trailing characters'), so thndrs drops the whole line and every "
+                   "record on it is lost; the quick fix (or `session-lsp fix`) splits it")
         start, end = glue_point(text, decoded.parts)
         return line_result(kind, count, (LineIssue("THN001", start, end, message),),
                            f"{count} glued records" if titled else "", decoded.parts)
@@ -193,8 +195,8 @@ def _slow(text: str, state: LineState) -> LineResult:
         locator = _Locator(text, False)
         start, end = locator.whole()
         got = validate.json_type(decoded.value)
-        message = (f"JSON {got}, not an object: serde expects a record object, so thndrs drops this line; delete it "
-                   "(quick fix, or `session-lsp fix --unsafe-fixes`)")
+        message = (f"JSON {got}, not an object: thndrs reads every line as a record object, so it drops this line; "
+                   "delete it (quick fix, or `session-lsp fix --unsafe-fixes`)")
         return line_result(kind, None, (LineIssue("THN003", start, end, message),), f"JSON {got}" if titled else "")
     return _object(text, decoded.value, state)
 
@@ -207,11 +209,12 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
     if not isinstance(tag, str):
         if "type" in obj:
             start, end = locator.span(("type",))
-            message = (f"`type` is {validate.json_type(tag)}, not a string: serde cannot pick a record variant, so "
-                       "thndrs drops this line")
+            message = (f"`type` is {validate.json_type(tag)}, not a string: thndrs cannot tell which record this "
+                       "is, so it drops this line; write the record's type as a string (completion offers them)")
         else:
             start, end = locator.whole()
-            message = "no `type` key: serde cannot pick a record variant, so thndrs drops this line"
+            message = ("no `type` key: thndrs cannot tell which record this is, so it drops this line; add the "
+                       "record's `type` (completion offers them)")
         issues.append(LineIssue("THN004", start, end, message))
         return line_result(LineKind.OBJECT, of_object(obj), tuple(issues),
                            "record without type" if state.titles else "")
@@ -224,8 +227,8 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
                        "line; the builds that know it read it")
             issues.append(LineIssue("THN006", start, end, message))
         else:
-            message = (f"`{tag}` is not a record type of any thndrs build: serde fails with 'unknown variant', so "
-                       "thndrs drops this line")
+            message = (f"`{tag}` is not a record type of any thndrs build ('unknown variant'), so thndrs drops this "
+                       "line; correct the type (completion offers them), or delete the line")
             issues.append(LineIssue("THN005", start, end, message))
         return line_result(LineKind.OBJECT, of_object(obj), tuple(issues), tag if state.titles else "")
     schema_issues = validate.check(obj, cls)
@@ -239,7 +242,7 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
             record = msgspec.convert(obj, cls)
         except msgspec.ValidationError as error:
             start, end = locator.whole()
-            issues.append(LineIssue("THN008", start, end, f"{error}: {DROPPED}"))
+            issues.append(LineIssue("THN008", start, end, f"{error}: {DROPPED}; correct the value"))
         else:
             return _read(text, record, False, state, locator, hints)
     issues.extend(_schema_issue(issue, obj, tag, locator) for issue in errors)
@@ -265,15 +268,15 @@ def _schema_issue(issue: SchemaIssue, obj: dict[str, Any], tag: str, locator: _L
     where = dotted(issue.path)
     if issue.kind is IssueKind.MISSING:
         start, end = locator.span(issue.path[:-1])
-        message = f"`{where}` is missing: {DROPPED}"
+        message = f"`{where}` is missing: {DROPPED}; add it (completion offers the record's fields)"
     elif issue.kind is IssueKind.UNKNOWN_FIELD:
         start, end = locator.span(issue.path, key=True)
         owner = issue.owner
         holder = f"`{tag}` records" if owner is None or owner in TAG_OF else owner.__name__
-        message = f"`{where}` is not a field of {holder}: serde ignores it, so thndrs never sees this data"
+        message = f"`{where}` is not a field of {holder}: thndrs ignores it, so it never sees this data"
     else:
         start, end = locator.span(issue.path)
-        message = f"`{where}`: {issue.message}{_case_hint(issue, obj)}: {DROPPED}"
+        message = f"`{where}`: {issue.message}{_case_hint(issue, obj)}: {DROPPED}; correct the value"
     return LineIssue(code, start, end, message)
 
 

@@ -134,7 +134,8 @@ def _identity(model: ThndrsModel, facts: Sequence[RecordFacts | None], stem: str
             "THN020", Anchor(first_valid, ("type",)),
             f"the first record thndrs reads is `{facts[first_valid].type}`, not session_meta{where}: 0.1.0 falls "  # type: ignore[union-attr]
             "back to the file name as title and \"unknown\" as model; later builds refuse to resume the session "
-            "(\"session metadata is missing\")", related=related))
+            "(\"session metadata is missing\"); move the session_meta record to the first line (or add one: "
+            "completion offers it)", related=related))
     if meta is None:
         return
     for line in model.metas[1:]:

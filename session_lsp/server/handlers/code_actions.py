@@ -53,7 +53,7 @@ async def code_action(ls: SessionServer, params: types.CodeActionParams) -> list
     uri = params.text_document.uri
     only = [str(kind.value if isinstance(kind, types.CodeActionKind) else kind)
             for kind in params.context.only] if params.context.only else None
-    return await ls.read(uri, _actions, uri, params.range, ls.rules, ls.encoding, ls.versioned_edits, only,
+    return await ls.read(uri, _actions, uri, params.range, ls.rules_for(uri), ls.encoding, ls.versioned_edits, only,
                          versioned=True)
 
 

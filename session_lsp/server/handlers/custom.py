@@ -60,7 +60,8 @@ async def analyze_file(ls: SessionServer, params: Any) -> Encoded:
         raise JsonRpcInvalidParams(f"{path!r} names no file: {reason}")
     await ls.settings_loaded()
     try:
-        return await ls.run(_analyze_path, path, ls.settings.releases, ls.settings.analyze_file_max_bytes, ls.rules,
+        chosen = ls.configs.settings_for(path, ls.settings, ls.editor_value)
+        return await ls.run(_analyze_path, path, chosen.releases, chosen.analyze_file_max_bytes, chosen.rules,
                             ls.encoding)
     except NotReadable as error:
         raise JsonRpcException(f"{path} is not analysed: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)",

@@ -22,7 +22,7 @@ async def diagnostic(ls: SessionServer, params: types.DocumentDiagnosticParams) 
         rid = result_id(entry, ls.settings_generation)
         if params.previous_result_id == rid:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
-        items = await ls.run(for_client, entry.doc, entry.uri, ls.rules, ls.encoding)
+        items = await ls.run(for_client, entry.doc, entry.uri, ls.rules_for(entry.uri), ls.encoding)
     ls.settle_later(entry)
     return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid)
 

@@ -61,7 +61,7 @@ async def load_settings(ls: SessionServer, pushed: Any = None) -> None:
     parsed, problems = settings.parse(value)
     for problem in problems:
         ls.log(f"{settings.SECTION} settings: {problem}")
-    await ls.settings_changed(parsed)
+    await ls.settings_changed(parsed, value)
 
 
 def shutdown(ls: SessionServer, params: None) -> None:

@@ -21,7 +21,7 @@ async def did_open(ls: SessionServer, params: types.DidOpenTextDocumentParams) -
     entry = ls.store.add(item.uri, item.version)
     async with entry.lock:
         try:
-            entry.doc = await ls.run(build, item.uri, item.text, ls.settings.releases)
+            entry.doc = await ls.run(build, item.uri, item.text, ls.settings_for(item.uri).releases)
             # pygls's reader keeps this message until the next one arrives: let the text (the whole file) go now.
             item.text = ""
         except Exception:  # the core promises not to raise; if it does, say so once instead of on every edit
