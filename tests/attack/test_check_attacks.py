@@ -39,7 +39,8 @@ def check(*args: str, timeout: float) -> Run:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r") as peak:
         started = time.monotonic()
-        child = subprocess.Popen([sys.executable, "-m", "tests.attack.peak", "check", "--format", "json", *args],
+        child = subprocess.Popen([sys.executable, "-m", "tests.attack.peak", "check", "--format", "json",
+                                  "--min-severity", "hint", *args],
                                  stdout=out, stderr=err, cwd=ROOT,
                                  env={**os.environ, "SESSION_LSP_PEAK_FILE": peak.name})
         try:
