@@ -22,7 +22,7 @@ from typing import IO, Any, NoReturn
 import msgspec
 
 from . import __version__
-from .analysis import RULES, Diagnostic, Document, Options, Severity
+from .analysis import RULES, Document, Options, Severity
 from .analysis.document import analyze_bytes
 from .analysis.formats import Format, with_releases
 from .analysis.lines import LineKind
@@ -216,9 +216,7 @@ def check_one(settings: CheckSettings, source: Source, data: bytes | None = None
 
 
 def _checked(settings: CheckSettings, document: Document) -> Checked:
-    diagnostics = [Diagnostic(d.code, d.span, d.message, d.severity) for d in settings.chosen.apply(
-        document.diagnostics())]
-    return checked_file(document, diagnostics, settings.wants)
+    return checked_file(document, settings.chosen.apply(document.diagnostics()), settings.wants)
 
 
 _worker_settings: CheckSettings | None = None

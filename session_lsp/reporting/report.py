@@ -79,7 +79,9 @@ class Wants(msgspec.Struct, frozen=True):
         return cls(floor, style is OutputFormat.TEXT, style is OutputFormat.SARIF)
 
 
-def checked_file(document: Document, diagnostics: list[Diagnostic], wants: Wants) -> Checked:
+def checked_file(document: Document, diagnostics: Sequence[Diagnostic], wants: Wants) -> Checked:
+    """Only what the output needs is kept of each diagnostic (its fixes are computed first: a fixer reads the
+    diagnostic's `data`)."""
     lines = document.lines
     shown = [d.severity <= wants.floor for d in diagnostics]
     snippets: list[Snippet | None] = []
@@ -89,7 +91,8 @@ def checked_file(document: Document, diagnostics: list[Diagnostic], wants: Wants
     found: list[list[Fix]] = []
     if wants.fixes:
         found = [fixes(document, [d]) if keep else [] for d, keep in zip(diagnostics, shown, strict=True)]
-    return Checked(document.format.label, len(lines) - (lines[-1] == ""), diagnostics, snippets, found)
+    kept = [Diagnostic(d.code, d.span, d.message, d.severity) for d in diagnostics]
+    return Checked(document.format.label, len(lines) - (lines[-1] == ""), kept, snippets, found)
 
 
 class Shown(msgspec.Struct, gc=False):
