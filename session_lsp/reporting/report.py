@@ -12,6 +12,7 @@ import msgspec
 
 from ..analysis import RULES, Diagnostic, Document, Severity
 from ..analysis.features import Fix, fixes
+from .paths import shown
 from .snippet import Snippet, snippet
 
 
@@ -83,14 +84,14 @@ def checked_file(document: Document, diagnostics: Sequence[Diagnostic], wants: W
     """Only what the output needs is kept of each diagnostic (its fixes are computed first: a fixer reads the
     diagnostic's `data`)."""
     lines = document.lines
-    shown = [d.severity <= wants.floor for d in diagnostics]
+    kept_ones = [d.severity <= wants.floor for d in diagnostics]
     snippets: list[Snippet | None] = []
     if wants.snippets:
         snippets = [snippet(lines[d.span.line], d.span.start, d.span.end if d.span.end_line == d.span.line else None)
-                    if keep else None for d, keep in zip(diagnostics, shown, strict=True)]
+                    if keep else None for d, keep in zip(diagnostics, kept_ones, strict=True)]
     found: list[list[Fix]] = []
     if wants.fixes:
-        found = [fixes(document, [d]) if keep else [] for d, keep in zip(diagnostics, shown, strict=True)]
+        found = [fixes(document, [d]) if keep else [] for d, keep in zip(diagnostics, kept_ones, strict=True)]
     kept = [Diagnostic(d.code, d.span, d.message, d.severity) for d in diagnostics]
     return Checked(document.format.label, len(lines) - (lines[-1] == ""), kept, snippets, found)
 
@@ -130,26 +131,24 @@ class Report:
 
     def add(self, path: str, checked: Checked) -> None:
         self.files += 1
-        shown: list[Shown] = []
+        printed: list[Shown] = []
         for index, diagnostic in enumerate(checked.diagnostics):
             self.counts[diagnostic.severity] += 1
             if diagnostic.severity <= self.floor:
                 self.per_code[diagnostic.code, diagnostic.severity] += 1
-                shown.append(Shown(diagnostic, checked.snippets[index] if checked.snippets else None,
+                printed.append(Shown(diagnostic, checked.snippets[index] if checked.snippets else None,
                                    checked.fixes[index] if checked.fixes else []))
         if self.verbose:
             self.note(path, checked)
         if not self.statistics:
-            self.file(path, checked, shown)
+            self.file(path, checked, printed)
 
     def note(self, path: str, checked: Checked) -> None:
-        from .paths import shown
-
         count = len(checked.diagnostics)
         print(f"{shown(path)}: {checked.label}, {checked.line_count} line{'' if checked.line_count == 1 else 's'}, "
               f"{count} diagnostic{'' if count == 1 else 's'}", file=self.notes)
 
-    def file(self, path: str, checked: Checked, shown: Sequence[Shown]) -> None:
+    def file(self, path: str, checked: Checked, printed: Sequence[Shown]) -> None:
         raise NotImplementedError
 
     def end(self) -> None:
