@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import json
 import os
 import signal
 import sys
@@ -24,14 +23,26 @@ from typing import IO, Any, NoReturn
 import msgspec
 
 from . import __version__
-from .analysis import RULES, Diagnostic, Document, Options, Severity
+from .analysis import RULES, Document, Options, Severity
 from .analysis.document import analyze_bytes
 from .analysis.formats import FORMATS, Format, with_releases
 from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
-from .config import OUTPUT_FORMATS, Config, ConfigError, Finder
+from .config import Config, ConfigError, Finder
 from .files import FileLines, NotReadable, uncompressed
+from .reporting import (
+    Checked,
+    OutputFormat,
+    Report,
+    Wants,
+    checked_file,
+    make_report,
+    one_line,
+    parse_output_format,
+    parse_severity,
+    shown,
+)
 
 EXIT_CLEAN = 0
 EXIT_FOUND = 1
@@ -39,26 +50,10 @@ EXIT_USAGE = 2
 
 STDIN = "-"
 FAIL_LEVELS: dict[str, Severity | None] = {"error": Severity.ERROR, "warning": Severity.WARNING, "never": None}
-GITHUB_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "notice",
-                 Severity.HINT: "notice"}
 
 
 class UsageError(Exception):
     """A problem with the command line or the files it names: reported in one line on stderr, exit code 2."""
-
-
-class Item(msgspec.Struct):
-    """One diagnostic as `--format json` prints it: 1-based lines, 1-based code-point columns; `path` is already
-    JSON (`json_path`)."""
-
-    path: msgspec.Raw
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    severity: str
-    code: str
-    message: str
 
 
 class Source(msgspec.Struct):
@@ -66,15 +61,6 @@ class Source(msgspec.Struct):
 
     name: str
     path: str | None
-
-
-class Checked(msgspec.Struct, array_like=True, gc=False):
-    """What checking one file gives the report: small enough to send back from a worker process, so a document
-    (lines, results, model) never crosses a process boundary."""
-
-    label: str
-    line_count: int
-    diagnostics: list[Diagnostic]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -215,111 +201,6 @@ def opened(source: Source, options: Options, data: bytes | None = None) -> Itera
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Output formats
-
-
-def shown(path: str) -> str:
-    """A path (or a message naming one) as text: a byte of a file name that is not UTF-8, which Python keeps as a
-    surrogate escape (U+DC80-U+DCFF), is written `\\xNN`, as `ls -b` does; everything else is unchanged."""
-    try:
-        raw = path.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a surrogate no file name decodes to (a lone one from elsewhere): \udNNN
-        return path.encode("utf-8", "backslashreplace").decode("utf-8")
-    return raw.decode("utf-8", "backslashreplace")
-
-
-def json_path(path: str) -> msgspec.Raw:
-    """A path as a JSON string. A file name whose bytes are not UTF-8 keeps them as `\\udcNN` escapes (Python's
-    surrogateescape, so `os.fsencode(json.loads(...))` gives the bytes back); valid UTF-8 is written as it is."""
-    try:
-        return msgspec.Raw(msgspec.json.encode(path))
-    except UnicodeEncodeError:
-        return msgspec.Raw(json.dumps(path).encode("ascii"))
-
-
-def _one_line(message: str) -> str:
-    return message.replace("\r", " ").replace("\n", " ")
-
-
-def _github_escape(value: str, property_value: bool = False) -> str:
-    """GitHub's workflow-command escaping: data escapes %, CR, LF; property values also ':' and ','."""
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if property_value:
-        value = value.replace(":", "%3A").replace(",", "%2C")
-    return value
-
-
-def format_text(name: str, diagnostic: Diagnostic) -> str:
-    span = diagnostic.span
-    return (f"{name}:{span.line + 1}:{span.start + 1}: {diagnostic.code} [{diagnostic.severity.label}] "
-            f"{_one_line(diagnostic.message)}")
-
-
-def format_github(name: str, diagnostic: Diagnostic) -> str:
-    span = diagnostic.span
-    properties = (f"file={_github_escape(name, True)},line={span.line + 1},col={span.start + 1},"
-                  f"endLine={span.end_line + 1},endColumn={span.end + 1},title={diagnostic.code}")
-    return f"::{GITHUB_LEVELS[diagnostic.severity]} {properties}::{_github_escape(diagnostic.message)}"
-
-
-def to_item(name: msgspec.Raw, diagnostic: Diagnostic) -> Item:
-    span = diagnostic.span
-    return Item(name, span.line + 1, span.start + 1, span.end_line + 1, span.end + 1, diagnostic.severity.label,
-                diagnostic.code, diagnostic.message)
-
-
-class Report:
-    """Writes diagnostics as they come, file by file, and keeps the counts for the summary and the exit code."""
-
-    def __init__(self, style: str, out: IO[str], verbose: bool) -> None:
-        self.style = style
-        self.out = out
-        self.verbose = verbose
-        self.files = 0
-        self.counts = {severity: 0 for severity in Severity}
-        self._items: list[bytes] = []
-
-    def add(self, path: str, label: str, line_count: int, diagnostics: Sequence[Diagnostic]) -> None:
-        self.files += 1
-        name = shown(path)
-        if self.verbose:
-            count = len(diagnostics)
-            note = (f"{name}: {label}, {line_count} line{'' if line_count == 1 else 's'}, "
-                    f"{count} diagnostic{'' if count == 1 else 's'}")
-            print(note, file=self.out if self.style == "text" else sys.stderr)
-        for diagnostic in diagnostics:
-            self.counts[diagnostic.severity] += 1
-        if self.style == "json":
-            encode = msgspec.json.encode
-            raw = json_path(path)
-            self._items.extend(encode(to_item(raw, d)) for d in diagnostics)
-        else:
-            render = format_github if self.style == "github" else format_text
-            if diagnostics:
-                self.out.write("\n".join(render(name, d) for d in diagnostics) + "\n")
-
-    def finish(self) -> None:
-        if self.style == "json":
-            body = b",\n".join(self._items)
-            self.out.write("[\n" + body.decode("utf-8") + "\n]\n" if self._items else "[]\n")
-        elif self.style == "text":
-            self.out.write(self.summary() + "\n")
-
-    def summary(self) -> str:
-        parts = ", ".join(f"{self.counts[s]} {_plural(s, self.counts[s])}" for s in Severity)
-        return f"{self.files} file{'' if self.files == 1 else 's'} checked: {parts}"
-
-    def found(self, level: Severity | None) -> bool:
-        return level is not None and any(count for severity, count in self.counts.items() if severity <= level)
-
-
-def _plural(severity: Severity, count: int) -> str:
-    if severity is Severity.INFORMATION or count == 1:
-        return severity.label
-    return severity.label + "s"
-
-
-# ---------------------------------------------------------------------------------------------------------------
 # Commands
 
 
@@ -330,6 +211,7 @@ class CheckSettings(msgspec.Struct, frozen=True):
     pi_version: str
     stdin_filename: str | None
     releases: tuple[tuple[str, str], ...] = ()
+    wants: Wants = Wants()
 
 
 def check_one(settings: CheckSettings, source: Source, data: bytes | None = None) -> Checked | str:
@@ -346,10 +228,7 @@ def check_one(settings: CheckSettings, source: Source, data: bytes | None = None
 
 
 def _checked(settings: CheckSettings, document: Document) -> Checked:
-    diagnostics = [Diagnostic(d.code, d.span, d.message, d.severity) for d in settings.chosen.apply(
-        document.diagnostics())]
-    lines = document.lines
-    return Checked(document.format.label, len(lines) - (lines[-1] == ""), diagnostics)
+    return checked_file(document, settings.chosen.apply(document.diagnostics()), settings.wants)
 
 
 _worker_settings: Sequence[CheckSettings] = ()
@@ -453,7 +332,8 @@ def check(args: argparse.Namespace) -> int:
     finder = _finder(args)
     sources, problems, warnings = collect(args.paths or ["."], args.stdin_filename, args.exclude or (),
                                           lambda path: _configured(finder, path).excludes(path))
-    args.format = output_format(args.format, _configured(finder, sources[0].path if sources else None))
+    first = sources[0].path if sources else None
+    args.output_format = configured_output(args.output_format, _configured(finder, first))
     for warning in warnings:
         print(f"session-lsp: warning: {warning}", file=sys.stderr)
     settings = PerFile(args, finder)
@@ -462,9 +342,9 @@ def check(args: argparse.Namespace) -> int:
     return report_check(args, sources, problems, settings)
 
 
-def output_format(given: str | None, config: Config) -> str:
-    """The output format: the command line's, else the configuration's `output-format`, else text."""
-    return given or config.output_format or "text"
+def configured_output(given: OutputFormat | None, config: Config) -> OutputFormat | None:
+    """The output format: the command line's, else the configuration's `output-format` (None: the default)."""
+    return given or (parse_output_format(config.output_format) if config.output_format else None)
 
 
 def _finder(args: argparse.Namespace) -> Finder:
@@ -499,7 +379,8 @@ class PerFile:
         if chosen.problems:
             raise UsageError(f"{config.path}: " + "; ".join(chosen.problems))
         releases = _releases(args, config)
-        settings = CheckSettings(chosen, dict(releases).get("pi", ""), args.stdin_filename, releases)
+        settings = CheckSettings(chosen, dict(releases).get("pi", ""), args.stdin_filename, releases,
+                                 Wants.of(*output_of(args)))
         if settings not in self._index:
             self._index[settings] = len(self.all)
             self.all.append(settings)
@@ -507,6 +388,16 @@ class PerFile:
 
     def of(self, source: Source) -> CheckSettings:
         return self.all[self.index(source)]
+
+
+def output_of(args: argparse.Namespace) -> tuple[OutputFormat, Severity]:
+    """The output format and the severity floor of a run: the options, else the defaults."""
+    return args.output_format or OutputFormat.TEXT, args.min_severity or Severity.WARNING
+
+
+def _report(args: argparse.Namespace, out: IO[str]) -> Report:
+    style, floor = output_of(args)
+    return make_report(style, out, sys.stderr, args.verbose, floor, args.statistics)
 
 
 def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
@@ -530,26 +421,27 @@ def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: li
         return EXIT_USAGE if problems else EXIT_FOUND if run.changed else EXIT_CLEAN
     if stdin:
         outcome = check_one(chosen[0], sources[0], run.stdin_fixed or b"")
-        report = Report(args.format, sys.stderr, args.verbose)
+        report = _report(args, sys.stderr)
         if isinstance(outcome, str):
             problems.append(outcome)
         else:
-            report.add(sources[0].name, outcome.label, outcome.line_count, outcome.diagnostics)
+            report.add(sources[0].name, outcome)
         report.finish()
         return _status(args, report, problems)
     status = report_check(args, sources, problems, settings)
-    print(run.summary(), file=sys.stdout if args.format == "text" else sys.stderr)
+    print(run.summary(), file=sys.stdout if output_of(args)[0].human else sys.stderr)
     return status
 
 
 def report_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
                  settings: PerFile) -> int:
-    report = Report(args.format, sys.stdout, args.verbose)
+    report = _report(args, sys.stdout)
+    human = output_of(args)[0].human
     progress = Progress(len(sources), sys.stderr)
     for note in getattr(args, "release_notes", []) if args.verbose else ():
-        print(note, file=sys.stdout if args.format == "text" else sys.stderr)
+        print(note, file=sys.stdout if human else sys.stderr)
     # the progress line shares the terminal with what the report writes to stderr, or to a stdout that is one too
-    interleaved = (args.verbose and args.format != "text") or sys.stdout.isatty()
+    interleaved = (args.verbose and not human) or sys.stdout.isatty()
     done = 0
     try:
         for source, outcome in zip(sources, checked(sources, settings, args.jobs), strict=True):
@@ -559,7 +451,7 @@ def report_check(args: argparse.Namespace, sources: list[Source], problems: list
             else:
                 if interleaved:
                     progress.clear()
-                report.add(source.name, outcome.label, outcome.line_count, outcome.diagnostics)
+                report.add(source.name, outcome)
             progress.update(done)
     except BrokenProcessPool:  # killed by a signal or the kernel's OOM killer: what was checked is still printed
         lost = len(sources) - done
@@ -650,7 +542,7 @@ def context(args: argparse.Namespace) -> int:
     for number, message in enumerate(messages, 1):
         source = f"line {message['line'] + 1}" if message["line"] is not None else "synthetic"
         note = f" ({message['note']})" if message["note"] else ""
-        first = _one_line(message["text"])
+        first = one_line(message["text"])
         print(f"{number:4}. {message['role']:<10} {source}{note}: {first[:160]}{'...' if len(first) > 160 else ''}")
     return EXIT_CLEAN
 
@@ -706,7 +598,7 @@ def tree(args: argparse.Namespace) -> int:
         label = f" [{node['label']}]" if node["label"] else ""
         leaf_mark = "  <- leaf" if node["is_leaf"] else ""
         orphan = f"  (orphan root: {node['orphan']})" if node.get("orphan") else ""
-        print(f"{mark} {'  ' * min(depth, 40)}{line + 1}: {node['type']} {_one_line(node['title'] or '')}{label}"
+        print(f"{mark} {'  ' * min(depth, 40)}{line + 1}: {node['type']} {one_line(node['title'] or '')}{label}"
               f"{leaf_mark}{orphan}")
         children = node["children"]
         step = depth + 1 if len(children) > 1 or (depth == 0 and len(payload["roots"]) > 1) else depth
@@ -715,6 +607,11 @@ def tree(args: argparse.Namespace) -> int:
 
 
 def list_rules(args: argparse.Namespace) -> int:
+    if args.format == "json":
+        from .reporting.rules import rules_json
+
+        sys.stdout.write(rules_json().decode("utf-8"))
+        return EXIT_CLEAN
     rows = [(r.code, r.severity.label, r.name, r.summary + ("  (not yet checked)" if r.code in PLANNED else "")
              + (f"  [fix: {r.fix.value}]" if r.fix is not None else "")) for r in RULES.values()]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
@@ -760,6 +657,31 @@ def schema(args: argparse.Namespace) -> int:
                                "is JSON Lines, one such object per line.", **generated}
     _print_json(document)
     return EXIT_CLEAN
+
+
+def explain_rule(args: argparse.Namespace) -> int:
+    """`session-lsp rule CODE` (or a rule's name), as `ruff rule`."""
+    from .reporting.rules import explain, info
+
+    wanted = args.code.strip()
+    found = RULES.get(wanted.upper()) or next((r for r in RULES.values() if r.name == wanted.lower()), None)
+    if found is None:
+        raise UsageError(f"{wanted}: no rule has this code or name (`session-lsp rules` lists them)")
+    if args.format == "json":
+        _print_json(info(found))
+    else:
+        sys.stdout.write(explain(found))
+    return EXIT_CLEAN
+
+
+def _parsed(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type from one of reporting's parsers (a ValueError becomes argparse's usage error)."""
+    def convert(value: str) -> Any:
+        try:
+            return parse(value)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return convert
 
 
 def positive(value: str) -> int:
@@ -869,8 +791,14 @@ def check_arguments(check_parser: argparse.ArgumentParser) -> None:
 
     fixer.add_options(check_parser)
     check_parser.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
-    check_parser.add_argument("--format", choices=OUTPUT_FORMATS, default=None,
-                              help="output format (default: the configuration's output-format, else text)")
+    check_parser.add_argument("--output-format", "--format", type=_parsed(parse_output_format), metavar="FORMAT",
+                              help="text (default: grouped by file, the line and a caret under each problem), concise "
+                                   "(one line each), json, json-lines, github, sarif or junit")
+    check_parser.add_argument("--min-severity", type=_parsed(parse_severity), metavar="LEVEL",
+                              help="lowest severity printed: error, warning (default), information or hint; what is "
+                                   "below it is only counted in the summary line")
+    check_parser.add_argument("--statistics", action="store_true",
+                              help="print how many times each code was found instead of the diagnostics")
     check_parser.add_argument("--config", metavar="PATH",
                               help="use this configuration file for every file (a .session-lsp.toml, or a "
                                    "pyproject.toml with [tool.session-lsp]) instead of the closest one above each")
@@ -910,7 +838,13 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
         sub.set_defaults(run=run)
 
     rules_parser = commands.add_parser("rules", help="list every rule: code, severity, name, summary")
+    rules_parser.add_argument("--format", choices=("text", "json"), default="text",
+                              help="text (default) or json: every rule with its reason, fix, link and example")
     rules_parser.set_defaults(run=list_rules)
+    rule_parser = commands.add_parser("rule", help="explain a rule: what the agent does, an example, the fix")
+    rule_parser.add_argument("code", metavar="CODE", help="a rule's code (ELY042) or name (dangling-parent)")
+    rule_parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    rule_parser.set_defaults(run=explain_rule)
 
     new_parser = commands.add_parser("new", help="print a minimal valid session of a format, to start a fixture from")
     new_parser.add_argument("--format", required=True, choices=tuple(format_names(_has_sample)),

@@ -32,8 +32,8 @@ PYPROJECT = "pyproject.toml"
 DOTFILE = ".session-lsp.toml"
 TABLE = "session-lsp"
 
-OUTPUT_FORMATS = ("text", "json", "github")
-"""The values of `output-format` (and of `check --format`, which takes the same list)."""
+OUTPUT_FORMATS = ("text", "concise", "json", "json-lines", "github", "sarif", "junit")
+"""The values of `output-format` (reporting.OutputFormat's, which `check --output-format` takes)."""
 
 
 class ConfigError(Exception):

@@ -22,6 +22,8 @@ import pytest
 from session_lsp import cli
 from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span
 from session_lsp.analysis.document import analyze_bytes
+from session_lsp.reporting.machine import format_github
+from session_lsp.reporting.rules import docs_url
 
 HEADER = ('{"type":"session","version":3,"id":"019cb5a0-7c1e-7b3a-9f2d-3e4a5b6c7d8e",'
           '"timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}')
@@ -33,7 +35,9 @@ BROKEN_ELYRA = "\n".join([HEADER, ROOT, '{"type":"message",', HEADER, DANGLING])
 """Line 3 is not JSON (ELY001), line 4 a second header (ELY013, a warning), line 5 names a missing parent (ELY042)."""
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-JSON_KEYS = ["path", "line", "column", "end_line", "end_column", "severity", "code", "message"]
+JSON_KEYS = ["path", "line", "column", "end_line", "end_column", "severity", "code", "message", "name", "url"]
+CONCISE = ("--output-format", "concise", "--min-severity", "hint")
+"""Today's one-line form with every severity shown: what most of these tests read."""
 TEXT_LINE = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]{3}\d{3}) "
                        r"\[(?P<severity>error|warning|information|hint)\] (?P<message>.+)$")
 
@@ -71,8 +75,9 @@ def test_the_broken_file_has_what_the_tests_rely_on(broken: Path) -> None:
 # --- text ------------------------------------------------------------------------------------------------------
 
 
-def test_text_format_lists_every_diagnostic_then_a_summary(capsys: pytest.CaptureFixture[str], broken: Path) -> None:
-    code, out, err = run(capsys, "check", str(broken))
+def test_concise_format_lists_every_diagnostic_then_a_summary(capsys: pytest.CaptureFixture[str],
+                                                              broken: Path) -> None:
+    code, out, err = run(capsys, "check", *CONCISE, str(broken))
     lines = out.splitlines()
     diagnostics = core(broken)
     assert lines[:-1] == expected_text(broken, diagnostics)
@@ -101,17 +106,18 @@ def test_verbose_names_the_detected_format_of_each_file(capsys: pytest.CaptureFi
 
 
 def test_json_items_have_exactly_the_documented_shape(capsys: pytest.CaptureFixture[str], broken: Path) -> None:
-    code, out, _ = run(capsys, "check", "--format", "json", str(broken))
+    code, out, _ = run(capsys, "check", "--output-format", "json", "--min-severity", "hint", str(broken))
     items = json.loads(out)
     assert isinstance(items, list) and items
     for item in items:
         assert list(item) == JSON_KEYS
-        assert [type(item[key]) for key in JSON_KEYS] == [str, int, int, int, int, str, str, str]
+        assert [type(item[key]) for key in JSON_KEYS] == [str, int, int, int, int, str, str, str, str, str]
         assert item["severity"] in ("error", "warning", "information", "hint")
         assert item["code"] in RULES
     assert items == [
         {"path": str(broken), "line": d.span.line + 1, "column": d.span.start + 1, "end_line": d.span.end_line + 1,
-         "end_column": d.span.end + 1, "severity": d.severity.label, "code": d.code, "message": d.message}
+         "end_column": d.span.end + 1, "severity": d.severity.label, "code": d.code, "message": d.message,
+         "name": RULES[d.code].name, "url": docs_url(d.code)}
         for d in core(broken)
     ]
     assert code == cli.EXIT_FOUND
@@ -137,10 +143,12 @@ def test_json_with_nothing_found_is_an_empty_array(capsys: pytest.CaptureFixture
 
 
 def test_github_format_writes_one_annotation_per_diagnostic(capsys: pytest.CaptureFixture[str], broken: Path) -> None:
-    code, out, _ = run(capsys, "check", "--format", "github", str(broken))
+    code, out, _ = run(capsys, "check", "--output-format", "github", "--min-severity", "hint", str(broken))
     level = {"error": "error", "warning": "warning", "information": "notice", "hint": "notice"}
     expected = [f"::{level[d.severity.label]} file={broken},line={d.span.line + 1},col={d.span.start + 1},"
-                f"endLine={d.span.end_line + 1},endColumn={d.span.end + 1},title={d.code}::{d.message}"
+                f"endLine={d.span.end_line + 1},endColumn={d.span.end + 1},"
+                f"title={d.code} (dangling-parent)::{d.message}".replace("(dangling-parent)",
+                                                                         f"({RULES[d.code].name})")
                 for d in core(broken)]
     assert out.splitlines() == expected
     assert code == cli.EXIT_FOUND
@@ -148,8 +156,9 @@ def test_github_format_writes_one_annotation_per_diagnostic(capsys: pytest.Captu
 
 def test_github_annotations_escape_what_the_runner_would_misread() -> None:
     diagnostic = Diagnostic("ELY001", Span(0, 0, 0, 1), "50% done\r\nnext: a, b", Severity.HINT)
-    line = cli.format_github("dir,a:b/x%.jsonl", diagnostic)
-    assert line == ("::notice file=dir%2Ca%3Ab/x%25.jsonl,line=1,col=1,endLine=1,endColumn=2,title=ELY001"
+    line = format_github("dir,a:b/x%.jsonl", diagnostic)
+    assert line == ("::notice file=dir%2Ca%3Ab/x%25.jsonl,line=1,col=1,endLine=1,endColumn=2,"
+                    "title=ELY001 (invalid-json)"
                     "::50%25 done%0D%0Anext: a, b")
 
 
@@ -157,7 +166,7 @@ def test_github_annotations_escape_what_the_runner_would_misread() -> None:
 
 
 def codes(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> list[str]:
-    _, out, _ = run(capsys, "check", "--format", "json", *args, str(path))
+    _, out, _ = run(capsys, "check", "--output-format", "json", "--min-severity", "hint", *args, str(path))
     return [item["code"] for item in json.loads(out)]
 
 
@@ -212,8 +221,12 @@ def test_fail_on_levels(capsys: pytest.CaptureFixture[str], broken: Path) -> Non
 def test_information_and_hints_never_fail(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "plain.jsonl"
     path.write_text('{"a": 1}\n', encoding="utf-8")
-    code, out, _ = run(capsys, "check", "--fail-on", "warning", str(path))
+    code, out, _ = run(capsys, "check", *CONCISE, "--fail-on", "warning", str(path))
     assert "SLS001 [information]" in out
+    assert code == cli.EXIT_CLEAN
+    code, out, _ = run(capsys, "check", "--fail-on", "warning", str(path))  # below the default floor: counted
+    assert out == ("1 file checked: 0 errors, 0 warnings, 1 information, 0 hints "
+                   "(1 below --min-severity warning not shown)\n")
     assert code == cli.EXIT_CLEAN
 
 
@@ -227,7 +240,7 @@ def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
     with pytest.raises(SystemExit) as raised:
         cli.main(["check", "--format", "xml", "x.jsonl"])
     assert raised.value.code == cli.EXIT_USAGE
-    assert "invalid choice" in capsys.readouterr().err
+    assert "unknown output format 'xml' (choose one of text, concise, json," in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv", [["check", "--bogus", "x.jsonl"], ["check", "--format", "xml", "x.jsonl"]])
@@ -262,7 +275,7 @@ def test_verbose_says_one_line_not_one_lines(capsys: pytest.CaptureFixture[str],
 def test_a_missing_path_is_reported_and_the_rest_still_checked(capsys: pytest.CaptureFixture[str], broken: Path,
                                                                tmp_path: Path) -> None:
     missing = tmp_path / "nope.jsonl"
-    code, out, err = run(capsys, "check", str(missing), str(broken))
+    code, out, err = run(capsys, "check", *CONCISE, str(missing), str(broken))
     assert code == cli.EXIT_USAGE
     assert err == f"session-lsp: error: {missing}: no such file or directory\n"
     assert out.splitlines()[:-1] == expected_text(broken, core(broken))
@@ -302,7 +315,7 @@ def test_folders_are_searched_recursively_for_jsonl(capsys: pytest.CaptureFixtur
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text('{"not": "a session"}\n', encoding="utf-8")
-    _, out, _ = run(capsys, "check", str(tmp_path))
+    _, out, _ = run(capsys, "check", *CONCISE, str(tmp_path))
     shown = [line.split(":", 1)[0] for line in out.splitlines()[:-1]]
     assert shown == [str(tmp_path / "a.jsonl"), str(tmp_path / "b" / "a.jsonl"), str(tmp_path / "b/deep/z.jsonl")]
     assert out.splitlines()[-1].startswith("3 files checked")
@@ -317,7 +330,7 @@ def test_a_file_named_explicitly_is_checked_whatever_its_suffix(capsys: pytest.C
 
 def test_standard_input(capsys: pytest.CaptureFixture[str], broken: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(broken.read_bytes())))
-    code, out, _ = run(capsys, "check", "-")
+    code, out, _ = run(capsys, "check", *CONCISE, "-")
     assert out.splitlines()[:-1] == expected_text(broken, core(broken, stdin=True), name="<stdin>")
     assert code == cli.EXIT_FOUND
 
@@ -349,7 +362,7 @@ def test_invalid_utf8_in_a_file_that_is_no_session_is_left_alone(capsys: pytest.
                                                                   tmp_path: Path) -> None:
     path = tmp_path / "events.jsonl"
     path.write_bytes(b'{"event":"start","note":"caf\xe9"}\n{"event":"stop"}\n')
-    code, out, _ = run(capsys, "check", "--format", "json", str(path))
+    code, out, _ = run(capsys, "check", "--format", "json", "--min-severity", "hint", str(path))
     assert [item["code"] for item in json.loads(out)] == ["SLS001"]
     assert code == cli.EXIT_CLEAN
 
@@ -403,7 +416,7 @@ def test_serve_refuses_a_bad_tcp_address(value: str, capsys: pytest.CaptureFixtu
 
 def test_python_dash_m_is_the_same_command_and_check_does_not_load_the_server(broken: Path) -> None:
     probe = ("import runpy, sys\n"
-             "sys.argv = ['session_lsp', 'check', '--format', 'json', sys.argv[1]]\n"
+             "sys.argv = ['session_lsp', 'check', '--format', 'json', '--min-severity', 'hint', sys.argv[1]]\n"
              "try:\n"
              "    runpy.run_module('session_lsp', run_name='__main__')\n"
              "except SystemExit as done:\n"
@@ -419,11 +432,11 @@ def test_the_installed_script_runs(broken: Path) -> None:
     result = subprocess.run([str(script), "check", "--select", "ELY042", str(broken)], capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == cli.EXIT_FOUND
-    assert result.stdout.splitlines()[0].startswith(f"{broken}:5:")
+    assert result.stdout.splitlines()[:2] == [str(broken), f"  5:46 error ELY042 {core(broken)[-1].message}"]
 
 
 def test_a_file_named_twice_is_checked_once(capsys: pytest.CaptureFixture[str], broken: Path) -> None:
-    _, out, _ = run(capsys, "check", str(broken), str(broken.parent), str(broken))
+    _, out, _ = run(capsys, "check", *CONCISE, str(broken), str(broken.parent), str(broken))
     assert out.splitlines()[:-1] == expected_text(broken, core(broken))
     assert out.splitlines()[-1].startswith("1 file checked")
 

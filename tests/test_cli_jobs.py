@@ -34,12 +34,13 @@ def corpus_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("style", ["text", "json", "github"])
+@pytest.mark.parametrize("style", ["text", "concise", "json", "json-lines", "github", "sarif", "junit"])
 def test_two_jobs_print_byte_for_byte_what_one_prints(style: str, corpus_folder: Path) -> None:
     files = sorted(str(path) for path in (corpus_folder / "corpus").rglob("*.jsonl"))
     assert len(files) > 10
     stdin = Path(next(f for f in files if "/confusables/" in f)).read_bytes()  # a file with a notice to print
-    args = ["--format", style, "-v", "--stdin-filename", "in.jsonl", files[3], str(corpus_folder), "-",
+    args = ["--output-format", style, "--min-severity", "hint", "-v", "--stdin-filename", "in.jsonl", files[3],
+            str(corpus_folder), "-",
             "missing.jsonl"]
     one, two = check("-j", "1", *args, stdin=stdin), check("-j", "2", *args, stdin=stdin)
     assert one.stdout == two.stdout

@@ -27,7 +27,7 @@ def _place(root: Path, source: Path, *relative: str) -> None:
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, object]], str]:
     """The exit status, the diagnostics as JSON and stderr."""
-    code = cli.main(["check", "-j", "1", "--format", "json", "--fail-on", "never", *args])
+    code = cli.main(["check", "-j", "1", "--format", "json", "--min-severity", "hint", "--fail-on", "never", *args])
     out, err = capsys.readouterr()
     return code, json.loads(out) if out else [], err
 
@@ -145,3 +145,10 @@ def test_every_format_with_releases_has_its_key() -> None:
         parsed = config.parse({f"{face.release_option}-version": face.default_release}, "x.toml")
         assert parsed.releases == {face.release_option: face.default_release}
         assert parsed.editor_settings() == {f"{face.release_option}Version": face.default_release}
+
+
+def test_output_format_takes_every_format_the_command_line_prints() -> None:
+    from session_lsp.config import OUTPUT_FORMATS
+    from session_lsp.reporting import OutputFormat
+
+    assert OUTPUT_FORMATS == tuple(style.value for style in OutputFormat)

@@ -25,7 +25,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis",),
     ("files", "config"),
     ("atomic",),
-    ("server", "fixer"),
+    ("server", "fixer", "reporting"),
     ("cli",),
     ("__main__",),
 )

@@ -11,7 +11,9 @@ from pathlib import Path
 from types import ModuleType
 
 from session_lsp import cli
+from session_lsp.analysis import Severity
 from session_lsp.analysis.registry import PLANNED, RULES
+from session_lsp.reporting import OutputFormat
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -83,10 +85,19 @@ def test_every_command_line_option_is_documented() -> None:
 
 def test_every_check_format_and_fail_on_level_is_documented() -> None:
     text = README.read_text(encoding="utf-8")
-    for value in ("text", "json", "github"):
-        assert f"`--format {value}`" in text
-    for level in cli.FAIL_LEVELS:
+    formats = re.search(r"^\| `--output-format` \| what it prints \|\n\|---\|---\|\n((?:\|.*\n)+)", text, re.M)
+    assert formats is not None, "README.md has no table of the output formats"
+    assert re.findall(r"^\| `([a-z-]+)` \|", formats.group(1), re.M) == [style.value for style in OutputFormat]
+    for level in [*cli.FAIL_LEVELS, *(severity.label for severity in Severity)]:
         assert f"`{level}`" in text
+
+
+def test_the_rule_example_is_what_session_lsp_rule_prints() -> None:
+    sample = re.search(r"```\n\$ session-lsp rule (\S+)\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert sample is not None, "README.md shows no `session-lsp rule` run"
+    result = subprocess.run([sys.executable, "-m", "session_lsp", "rule", sample.group(1)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and sample.group(2) == result.stdout
 
 
 DEMO = ["check", "--verbose", "--fail-on", "never", "examples/"]

@@ -27,6 +27,7 @@ def _cell(text: str) -> str:
 
 def _row(rule: Rule) -> str:
     name = f"{rule.name} {NOT_YET}" if rule.code in PLANNED else rule.name
+    name = f'<a id="{rule.code.lower()}"></a>{name}'  # the target of the rule's link (`session-lsp rule CODE`)
     cells = (rule.code, name, rule.severity.label, rule.summary, rule.reason, rule.fix.value if rule.fix else "")
     return "| " + " | ".join(_cell(cell) for cell in cells) + " |"
 

@@ -13,8 +13,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
+from xml.etree import ElementTree
 
 import msgspec
 import pytest
@@ -39,7 +41,8 @@ def check(*args: str, timeout: float) -> Run:
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.NamedTemporaryFile("r") as peak:
         started = time.monotonic()
-        child = subprocess.Popen([sys.executable, "-m", "tests.attack.peak", "check", "--format", "json", *args],
+        child = subprocess.Popen([sys.executable, "-m", "tests.attack.peak", "check", "--format", "json",
+                                  "--min-severity", "hint", *args],
                                  stdout=out, stderr=err, cwd=ROOT,
                                  env={**os.environ, "SESSION_LSP_PEAK_FILE": peak.name})
         try:
@@ -148,10 +151,11 @@ def test_a_symlink_loop_and_an_unreadable_file_in_a_folder(tmp_path: Path) -> No
     assert run.status == 2 and "gone.jsonl: cannot read file" in run.stderr
 
 
-@pytest.mark.parametrize("style", ["text", "json", "github"])
+@pytest.mark.parametrize("style", ["text", "concise", "json", "json-lines", "github", "sarif", "junit"])
 def test_a_file_name_that_is_not_utf8_is_printed_in_every_format(style: str, tmp_path: Path) -> None:
-    """File names are bytes: one that is not UTF-8 is printed with those bytes escaped (`\\xNN` in text and GitHub
-    annotations, `\\udcNN` in JSON, from which os.fsencode gives the bytes back), on a strict UTF-8 stdout."""
+    """File names are bytes: one that is not UTF-8 is printed with those bytes escaped (`\\xNN` in text, GitHub
+    annotations and JUnit, `\\udcNN` in JSON, from which os.fsencode gives the bytes back, `%FF` in SARIF's URIs,
+    from which unquote_to_bytes does), on a strict UTF-8 stdout."""
     folder = tmp_path / "sessions"
     folder.mkdir()
     name = b"bad\xff\xfe name.jsonl"
@@ -163,13 +167,26 @@ def test_a_file_name_that_is_not_utf8_is_printed_in_every_format(style: str, tmp
     assert "Traceback" not in stderr, stderr
     assert run.returncode == 1, stderr
     shown = str(folder) + "/bad\\xff\\xfe name.jsonl"
-    if style == "json":
-        items = json.loads(stdout)  # msgspec refuses a lone surrogate escape; JSON allows it
+    exact = bytes(folder) + b"/" + name
+    if style in ("json", "json-lines"):
+        # msgspec refuses a lone surrogate escape; JSON allows it
+        items = json.loads(stdout) if style == "json" else [json.loads(line) for line in stdout.splitlines()]
         assert {item["code"] for item in items} >= {"ELY033"}
-        assert {os.fsencode(item["path"]) for item in items} == {bytes(folder) + b"/" + name}
+        assert {os.fsencode(item["path"]) for item in items} == {exact}
         assert shown in stderr  # the -v line
     elif style == "text":
+        assert stdout.startswith(f"{shown}: Elyra v3, 2 lines, 2 diagnostics\n  2:")
+    elif style == "concise":
         assert f"{shown}:2:" in stdout and f"{shown}: Elyra v3, 2 lines" in stdout
+    elif style == "sarif":
+        [result] = [r for r in json.loads(stdout)["runs"][0]["results"] if r["ruleId"] == "ELY033"]
+        address = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert urllib.parse.unquote_to_bytes(address.removeprefix("file://")) == exact
+        assert shown in stderr
+    elif style == "junit":
+        suites = ElementTree.fromstring(stdout)
+        assert [suite.get("name") for suite in suites] == [shown]
+        assert shown in stderr
     else:
         assert f"file={shown.replace(':', '%3A').replace(',', '%2C')},line=2," in stdout
 

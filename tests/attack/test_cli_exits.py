@@ -53,8 +53,8 @@ def _check_jobs(folder: Path, ignore_interrupt: bool) -> subprocess.Popen[bytes]
         if ignore_interrupt:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
     return subprocess.Popen([sys.executable, "-m", "session_lsp", "check", "-j", "2", "-v", "--format", "json",
-                             str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, bufsize=0,
-                            start_new_session=True, preexec_fn=before)
+                             "--min-severity", "hint", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=ROOT, bufsize=0, start_new_session=True, preexec_fn=before)
 
 
 def _under_way(child: subprocess.Popen[bytes]) -> bytes:

@@ -127,7 +127,7 @@ def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool, tag
         what = "missing" if timestamp is None and '"timestamp"' not in text else (
             f"{validate.json_type(timestamp)}, not a string")
         start, end = _span(text, ("timestamp",)) if what != "missing" else content_span(text)
-        issues.append(LineIssue("CDX008", start, end, f"`timestamp` is {what}: {LOST} (serde requires the RFC 3339 "
+        issues.append(LineIssue("CDX008", start, end, f"`timestamp` is {what}: {LOST} (Codex requires the RFC 3339 "
                                 "string Codex writes), so the record on it is lost; write the time as "
                                 "\"2026-01-31T12:00:00.000Z\"", lost))
     elif RFC3339.match(timestamp) is None:
@@ -140,7 +140,8 @@ def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool, tag
         start, end = _span(text, ("ordinal",))
         issues.append(LineIssue("CDX030", start, end, f"`ordinal` is {validate.json_type(ordinal)} "
                                 f"{msgspec.json.encode(ordinal).decode()[:20]}, not a non-negative integer: {LOST} "
-                                "(serde reads it as an unsigned integer), so the record on it is lost", lost))
+                                "(Codex reads it as a whole number of at least 0), so the record on it is lost; correct it to the line's number "
+                                "in the rollout (the next after the line above)", lost))
     return tuple(issues)
 
 
@@ -170,7 +171,7 @@ def _replacement_issues(text: str, payload: s.Compacted) -> tuple[tuple[LineIssu
             start, end = _span(text, path)
             return (LineIssue("CDX005", start, end, f"replacement_history item {number}: {problems[0]}: {LOST}, so "
                               "the compaction is ignored on resume (the history is rebuilt from the compaction "
-                              "before it, or the start, and every item after it)"),), ()
+                              "before it, or the start, and every item after it); correct the item as Codex writes it"),), ()
     return (), tuple(others)
 
 
@@ -266,7 +267,8 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
         start, end = _span(text, ("payload", "type"))
         issues.append(LineIssue("CDX007", start, end, f"`{kind}` is not a response item Codex 0.171 knows: it skips "
                                 "the line when it resumes, so the item is lost (a call lost so leaves its output "
-                                "orphaned; a newer release's item, or a typo)", Severity.ERROR))
+                                "orphaned; a newer release's item, or a typo); correct the `type`, or target the release that "
+                                "writes it", Severity.ERROR))
         facts = Facts(shared, kind, readable=False, ordinal=_ordinal(obj.get("ordinal")),
                       has_ordinal="ordinal" in obj)
         return line_result(LineKind.OBJECT, facts, tuple(issues), f"{tag} {kind}" if titled else "")
@@ -318,7 +320,8 @@ def _schema_issue(text: str, tag: str, issue: validate.SchemaIssue) -> LineIssue
         does = "Codex cannot read the session metadata and refuses to resume the file"
         severity = None
     elif tag in ("response_item", "compacted"):
-        does = f"{LOST}, so the {'item' if tag == 'response_item' else 'compaction'} is not sent"
+        does = (f"{LOST}, so the {'item' if tag == 'response_item' else 'compaction'} is not sent; correct the "
+                "value to what Codex writes there")
         severity = None
     else:
         does = f"{LOST} (a {tag} record the model is not sent)"

@@ -158,7 +158,7 @@ def _compactions(model: CodexModel, issues: list[LinkIssue]) -> None:
             message = (f"`replacement_history` holds {f.replaced} items but `replacement_history_metadata` "
                        f"{f.replaced_meta}: Codex ignores this compaction on resume, and rebuilds the history from "
                        "the compaction before it (or the start) and every item after that, so the model gets what "
-                       "the compaction had replaced; make the two lists the same length")
+                       "the compaction had replaced; correct the two lists to the same length")
             later = model.last_compaction
             if later is not None and later > record.line:
                 message += (f" (compacted away: the compaction on line {later + 1} replaces what is above it, so "
