@@ -71,7 +71,8 @@ class CodexFormat(plain.Quiet):
     default_release = DEFAULT_RELEASE
     """`--codex-version` / `sessionLsp.codexVersion` choose a row of `releases.RELEASES` (one row: 0.171)."""
     utf8_issue = ("CDX009", "the file is not valid UTF-8: Codex reads each line as UTF-8 text, and a line that is not "
-                            "cannot be read, so the records on it are lost on resume; correct the damaged bytes (shown as U+FFFD)")
+                            "cannot be read, so the records on it are lost on resume; correct the damaged bytes "
+                            "(shown as U+FFFD)")
     file_fields: Mapping[str, str] = {
         "forked_from_id": "the rollout of the thread this one was forked from (`rollout-<time>-<id>.jsonl`)"}
     renamed_with_id: tuple[str, ...] = ()
