@@ -151,4 +151,4 @@ def test_output_format_takes_every_format_the_command_line_prints() -> None:
     from session_lsp.config import OUTPUT_FORMATS
     from session_lsp.reporting import OutputFormat
 
-    assert OUTPUT_FORMATS == tuple(style.value for style in OutputFormat)
+    assert tuple(style.value for style in OutputFormat) == OUTPUT_FORMATS

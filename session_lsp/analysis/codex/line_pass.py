@@ -140,8 +140,8 @@ def _envelope_issues(text: str, timestamp: Any, ordinal: Any, written: bool, tag
         start, end = _span(text, ("ordinal",))
         issues.append(LineIssue("CDX030", start, end, f"`ordinal` is {validate.json_type(ordinal)} "
                                 f"{msgspec.json.encode(ordinal).decode()[:20]}, not a non-negative integer: {LOST} "
-                                "(Codex reads it as a whole number of at least 0), so the record on it is lost; correct it to the line's number "
-                                "in the rollout (the next after the line above)", lost))
+                                "(Codex reads it as a whole number of at least 0), so the record on it is lost; "
+                                "correct it to the line's number in the rollout (the next after the line above)", lost))
     return tuple(issues)
 
 
@@ -171,7 +171,8 @@ def _replacement_issues(text: str, payload: s.Compacted) -> tuple[tuple[LineIssu
             start, end = _span(text, path)
             return (LineIssue("CDX005", start, end, f"replacement_history item {number}: {problems[0]}: {LOST}, so "
                               "the compaction is ignored on resume (the history is rebuilt from the compaction "
-                              "before it, or the start, and every item after it); correct the item as Codex writes it"),), ()
+                              "before it, or the start, and every item after it); correct the item as Codex "
+                              "writes it"),), ()
     return (), tuple(others)
 
 
@@ -267,8 +268,8 @@ def _object(text: str, obj: dict[str, Any], state: LineState) -> LineResult:
         start, end = _span(text, ("payload", "type"))
         issues.append(LineIssue("CDX007", start, end, f"`{kind}` is not a response item Codex 0.171 knows: it skips "
                                 "the line when it resumes, so the item is lost (a call lost so leaves its output "
-                                "orphaned; a newer release's item, or a typo); correct the `type`, or target the release that "
-                                "writes it", Severity.ERROR))
+                                "orphaned; a newer release's item, or a typo); correct the `type`, or target the "
+                                "release that writes it", Severity.ERROR))
         facts = Facts(shared, kind, readable=False, ordinal=_ordinal(obj.get("ordinal")),
                       has_ordinal="ordinal" in obj)
         return line_result(LineKind.OBJECT, facts, tuple(issues), f"{tag} {kind}" if titled else "")
