@@ -43,17 +43,22 @@ npm run --silent bundle -- --log-level=warning
 rm -rf bundled/libs bundled/native
 if [[ $bundle == 1 ]]; then
     pip=("$PYTHON" -m pip install --quiet --disable-pip-version-check --no-compile --only-binary=:all: --platform "$platform")
-    grep -v -e '^#' -e '^msgspec' -e '^lz4' bundled/requirements.txt > bundled/.pure-requirements.txt
+    grep -v -e '^#' -e '^msgspec' -e '^lz4' -e '^backports.zstd' bundled/requirements.txt > bundled/.pure-requirements.txt
     timeout 300 "${pip[@]}" --python-version 3.11 --no-deps --target bundled/libs -r bundled/.pure-requirements.txt
     rm bundled/.pure-requirements.txt
     msgspec="$(grep '^msgspec==' bundled/requirements.txt)"
     lz4="$(grep '^lz4==' bundled/requirements.txt)"
+    zstd="$(grep '^backports.zstd==' bundled/requirements.txt)"
     for version in $PYTHON_VERSIONS; do
         native="bundled/native/cp${version/./}"
         timeout 300 "${pip[@]}" --python-version "$version" --no-deps --target "$native" "$msgspec"
         # lz4 publishes no musllinux wheels; without it the server keeps its lines zlib-compressed instead.
         timeout 300 "${pip[@]}" --python-version "$version" --no-deps --target "$native" "$lz4" \
             || echo "no $lz4 wheel for $target, Python $version: the server falls back to zlib" >&2
+        # `.jsonl.zst`: the standard library reads it from Python 3.14 (compression.zstd), earlier ones need the backport
+        if [[ $version != 3.14 ]]; then
+            timeout 300 "${pip[@]}" --python-version "$version" --no-deps --target "$native" "$zstd"
+        fi
     done
     # The server itself, from this checkout (pure Python).
     "$PYTHON" - "$root/session_lsp" bundled/libs/session_lsp <<'PY'

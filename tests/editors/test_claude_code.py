@@ -4,7 +4,7 @@ clicked or typed first, through each editor's integration as it is shipped (noth
 
 The file is the corpus's linear session (two prompts, parallel calls, a failed tool), copied unchanged but for one
 link: the `parentUuid` of the record on line 22 names no record, so there is one warning to see (CCD020; Claude Code
-bridges it to the record above). Every other line is the CLI's own.
+links it to the record written last before it). Every other line is the CLI's own.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def test_neovim_on_a_claude_code_session(flavour: str, server_env: dict[str, str
                       env, tmp_path / "nvim.json")
     assert data["version"].startswith(version)
     assert [(d["line"], d["code"]) for d in data["diagnostics"]] == [(BROKEN_LINE, "CCD020")], data["diagnostics"]
-    assert "bridges it to the record above (line 21)" in data["diagnostics"][0]["message"]
+    assert "links it to the record written last before it (line 21, by `timestamp`)" in data["diagnostics"][0]["message"]
     check_hover(data["hover"])
     assert [2, 44] in data["folds"] and [47, 57] in data["folds"], data["folds"]  # the two turns
     tree = "\n".join(data["tree"])
@@ -126,7 +126,7 @@ def test_vscode_on_a_claude_code_session(claude_file: Path, code_server: dict[st
     on_open = " | ".join(data["tree_on_open"])
     assert f"user: {PROMPT}" in on_open, data["tree_on_open"]
     problems = " | ".join(data["problems"])
-    assert "CCD020" in problems and "bridges it to the record above" in problems, problems
+    assert "CCD020" in problems and "links it to the record written last before it" in problems, problems
     assert data["squiggles"] > 0
     assert "Claude Code" in data["status"], data["status"]
     check_hover(data["hover"])
