@@ -423,7 +423,9 @@ CLAUDE_CHAIN = [cc.prompt("u0", None), cc.assistant("u1", "u0", "msg_1", cc.call
 
 @pytest.mark.parametrize(("values", "line", "key", "value", "incremental", "why"), [
     (CLAUDE_CHAIN, 0, "content", "another prompt", True, "a prompt's text: nothing it links changes"),
-    (CLAUDE_CHAIN, 6, "timestamp", "2026-12-05T09:00:00.000Z", True, "a result's timestamp"),
+    (CLAUDE_CHAIN, 6, "timestamp", "2026-12-05T09:00:00.000Z", False,
+     "a result's timestamp: Claude Code links a dangling parent to the record written last before it, so a "
+     "timestamp is a link"),
     (CLAUDE_CHAIN, 7, "content", "another prompt", False, "a bookkeeping line: its facts do not change, no relink"),
     (CLAUDE_CHAIN, 5, "parentUuid", "gone", False, "a parent naming nothing: the chain is bridged"),
     (CLAUDE_CHAIN, 6, "tool_use_id", "t1", False, "a result now answers another call"),

@@ -21,6 +21,13 @@ KNOWN: tuple[Known, ...] = (
           "\"No response requested.\"), not the resumed turn; session-lsp does not model the context window.",
           "21"),
     Known("*", "huge-line", "lost", _OPEN + "the same mutant.", "21"),
+    Known("*", "tool-result-id", "context",
+          _OPEN + "varies from run to run on the mutants of one seed (6f8ec30b, which the suite writes live with the "
+          "real CLI): a fresh clone's run disagreed on 058, a cached run agrees; not yet explained.", "21",
+          varies=True),
+    Known("*", "tool-result-record-deleted", "context",
+          _OPEN + "varies from run to run on the mutants of seed 6f8ec30b (061, 195), as tool-result-id.", "21",
+          varies=True),
     Known("*", "seed", "context",
           _OPEN + "the /compact seed the suite writes: the preserved segment after the boundary is rendered "
           "differently.", "21"),

@@ -64,7 +64,8 @@ def test_neovim_on_a_claude_code_session(flavour: str, server_env: dict[str, str
                       env, tmp_path / "nvim.json")
     assert data["version"].startswith(version)
     assert [(d["line"], d["code"]) for d in data["diagnostics"]] == [(BROKEN_LINE, "CCD020")], data["diagnostics"]
-    assert "links it to the record written last before it (line 21, by `timestamp`)" in data["diagnostics"][0]["message"]
+    message = data["diagnostics"][0]["message"]
+    assert "links it to the record written last before it (line 21, by `timestamp`)" in message
     check_hover(data["hover"])
     assert [2, 44] in data["folds"] and [47, 57] in data["folds"], data["folds"]  # the two turns
     tree = "\n".join(data["tree"])
