@@ -11,21 +11,10 @@ from conformance import claude_mutants, claude_oracle, claude_repair
 from conformance.repair import Repaired
 
 UNREPAIRED = {
-    "delete-record": "a deleted tool call or result: no fixer for CCD030/CCD031 yet",
-    "empty-file": "nothing to resume (CCD050): nothing to repair",
-    "garbage-file": "nothing to resume (CCD050): nothing to repair",
-    "missing-field": "a missing parentUuid (CCD021) or tool id: no fixer yet",
-    "parent-dangling": "a dangling parentUuid that cuts the history (CCD020 error): no relink fixer yet",
-    "parent-dangling-timed": "the same, with the timestamp moved",
-    "parent-null": "a null parentUuid mid-chain (CCD021): no relink fixer yet",
-    "tool-result-id": "a tool_use_id naming no call (CCD030/CCD031): no fixer yet",
-    "tool-result-record-deleted": "a call without its result (CCD031): no fixer yet",
-    "tool-result-removed": "a call without its result (CCD031): no fixer yet",
-    "tool-use-removed": "a result without its call (CCD030): no fixer yet",
-    "torn-glued": "a torn conversation record (CCD001): its content is gone, only a hand can complete it",
-    "torn-last-message": "a torn last response (CCD001): its content is gone",
-    "torn-mid-line": "a torn conversation record (CCD001): its content is gone",
-    "unknown-type": "a record of an unknown type on the chain leaves its calls or results unpaired: no fixer yet",
+    "empty-file": "the file holds no record at all (CCD050): Claude Code finds no conversation to resume, and no fix "
+                  "can give it one without inventing it",
+    "garbage-file": "no line is a record (CCD050): the fix cuts the lines Claude Code cannot read either, and what is "
+                    "left is an empty file, which Claude Code cannot resume",
 }
 """Claude Code mutant kinds that `fix --unsafe-fixes` does not repair (check still reports an error), with why;
 the proof still requires that no message is lost for them."""
@@ -46,9 +35,15 @@ def test_every_other_mutant_kind_is_repaired() -> None:
     assert [kind for kind in UNREPAIRED if not any(r.failed for r in results if r.kind == kind)] == []
 
 
-REGROUPED = {"109-nul-padding-a8aa60fe": "the damaged file hid the record a /compact kept, so Claude Code merged the "
-                                         "summary into the next user message; the fix gives the record back between "
-                                         "them, so that merged message is sent as its parts, every text still sent"}
+REGROUPED = {
+    "109-nul-padding-a8aa60fe": "the damaged file hid the record a /compact kept, so Claude Code merged the summary "
+                                "into the next user message; the fix gives the record back between them, so that "
+                                "merged message is sent as its parts, every text still sent",
+    "183-parent-null-a2f284f7": "the null parentUuid cut the first response after its text record, and Claude Code "
+                                "sent the thinking record (off the chain) after the text; relinked, the response is "
+                                "sent whole in the order it was written, thinking first, every block still sent",
+    "249-parent-null-a2f284f7": "the same cut as 183's, on the same record",
+}
 """Mutants whose fixed file holds a message Claude Code sent for the damaged file, regrouped, not as one message."""
 
 

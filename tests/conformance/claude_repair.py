@@ -31,13 +31,32 @@ COMMAND = "session-lsp fix --unsafe-fixes FILE"
 
 
 def _content(message: dict[str, Any]) -> bool:
-    """Whether a message Claude Code sent carries the file's content (not one of its placeholders)."""
+    """Whether a message Claude Code sent carries the file's content (not one of its placeholders, nor the empty
+    system message it sends when the first turn has none)."""
     text = json.dumps(message.get("content"))
-    return not any(json.dumps(placeholder)[1:-1] in text for placeholder in claude_suite.PLACEHOLDERS)
+    return bool(message.get("content")) and not any(json.dumps(placeholder)[1:-1] in text
+                                                    for placeholder in claude_suite.PLACEHOLDERS)
+
+
+def _blocks(message: dict[str, Any]) -> list[str]:
+    """A message's content as blocks to compare: a string is one text block (a system message's, the texts Claude
+    Code joined with blank lines, one block each), and a text loses the "\n" Claude Code ends every text block but
+    the last of a user message with (which block is last changes when the fix gives a message back)."""
+    content = message.get("content")
+    if isinstance(content, str):
+        pieces = content.split("\n\n") if message.get("role") == "system" else [content]
+        items: Any = [{"type": "text", "text": piece} for piece in pieces]
+    else:
+        items = content
+    if not isinstance(items, list):
+        return []
+    return [json.dumps({**item, "text": item["text"].removesuffix("\n")} if isinstance(item, dict)
+                       and item.get("type") == "text" and isinstance(item.get("text"), str) else item, sort_keys=True)
+            for item in items]
 
 
 def _key(message: dict[str, Any]) -> str:
-    return json.dumps([message.get("role"), message.get("content")], sort_keys=True)
+    return json.dumps([message.get("role"), _blocks(message)])
 
 
 def lost(damaged: list[dict[str, Any]] | None, fixed: list[dict[str, Any]] | None,
@@ -66,12 +85,9 @@ def lost(damaged: list[dict[str, Any]] | None, fixed: list[dict[str, Any]] | Non
 
 def _within(message: dict[str, Any], other: dict[str, Any]) -> bool:
     """Whether `other` is the same message grown: the same role, every block of `message` in it, in order."""
-    def blocks(content: Any) -> list[str]:
-        items = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        return [json.dumps(item, sort_keys=True) for item in items] if isinstance(items, list) else []
     if message.get("role") != other.get("role"):
         return False
-    mine, theirs = blocks(message.get("content")), iter(blocks(other.get("content")))
+    mine, theirs = _blocks(message), iter(_blocks(other))
     return bool(mine) and all(block in theirs for block in mine)
 
 

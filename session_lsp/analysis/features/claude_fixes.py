@@ -1,0 +1,325 @@
+"""Claude Code's repairs (merged into `fixes.FIXERS`): each gives the file back what Claude Code 2.1.332 reads on
+`--resume`, or more, and never less.
+
+- a torn line (CCD001) is made one record again where a mechanical repair does it, else cut: Claude Code skips it
+  too, wherever it is in the file;
+- a `parentUuid` that names nothing, closes a cycle (CCD020, CCD023) or is null or missing mid-chain (CCD021) is
+  pointed at the record Claude Code links it to (the one written last before it, by `timestamp`), or, where it
+  starts the history there instead, at the record its tool result answers (`sourceToolAssistantUUID`) or the chain
+  record above it in the file, so everything above is sent again;
+- a tool_result whose call is gone (CCD030) answers the unanswered call of the response it follows
+  (`sourceToolAssistantUUID`, else its parent), or, with none, is dropped, as Claude Code drops it (its record goes
+  when nothing else is left in it, its children hanging from its parent);
+- a tool_use without result (CCD031) gets the interrupted result Claude Code itself puts in for a call left open at
+  the end of a session: in the record written for its result when that is still there, else in a new record below
+  the call, through which the chain goes on.
+
+The phases keep them apart: lines first, then parents (the pairing depends on the chain), then orphan results
+(relinked or dropped), and last the results written for calls still open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from .. import jsonscan
+from ..claude.context import INTERRUPTED
+from ..claude.model import CHAIN_TAGS, ClaudeModel, Record, result_paths, use_paths
+from ..diagnostics import Diagnostic, Span
+from ..document import Document
+from .edits import delete_line, insert_line_after, json_text, replace_line, replace_value, rule_fix, salvaged
+from .types import Fix, TextEdit
+
+Fixer = Callable[[Document, Diagnostic], Fix | None]
+ENVELOPE = ("userType", "entrypoint", "cwd", "sessionId", "version", "gitBranch", "agentId")
+"""The fields a record Claude Code writes for a tool result shares with the call's record."""
+
+
+def _model(doc: Document) -> ClaudeModel | None:
+    model = doc.linked.model
+    return model if isinstance(model, ClaudeModel) else None
+
+
+def _record(model: ClaudeModel, line: int) -> int | None:
+    """The index of the record that counts on `line` (its uuid's row in Claude Code's map), whole on its line."""
+    record = model.at_line.get(line)
+    if record is None or record.part != 0:
+        return None
+    uuid_ = record.facts.uuid
+    if uuid_ is None or record.facts.tag not in CHAIN_TAGS:
+        return None
+    index = model.by_uuid.get(uuid_)
+    return index if index is not None and model.records[index] is record else None
+
+
+def _object(text: str) -> dict[str, Any] | None:
+    try:
+        value = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _reaches(model: ClaudeModel, start: int, target: int) -> bool:
+    """Whether walking `parentUuid` up from `start` comes to `target` (linking `target` to `start` would close a
+    cycle)."""
+    seen: set[int] = set()
+    index: int | None = start
+    while index is not None and index not in seen:
+        if index == target:
+            return True
+        seen.add(index)
+        parent = model.records[index].facts.parent
+        index = None if parent is None else model.by_uuid.get(parent)
+    return False
+
+
+def _linkable(model: ClaudeModel, index: int, candidate: int) -> bool:
+    f, own = model.records[candidate].facts, model.records[index].facts
+    return (f.uuid is not None and model.by_uuid.get(f.uuid) == candidate and candidate not in model.dropped
+            and f.sidechain == own.sidechain and not (f.tag == "system" and f.subtype == "file_snapshot")
+            and not _reaches(model, candidate, index))
+
+
+def _above(model: ClaudeModel, index: int) -> int | None:
+    """The chain record of the same side written above this one in the file (that would not close a cycle)."""
+    for candidate in range(index - 1, -1, -1):
+        if model.records[candidate].facts.tag in CHAIN_TAGS and _linkable(model, index, candidate):
+            return candidate
+    return None
+
+
+def _named(doc: Document, model: ClaudeModel, index: int) -> Fix | None:
+    """Claude Code links the record to a row without uuid (its map keeps the last such row under one key): that
+    row gets the uuid the broken link names, so the link holds in the file as Claude Code follows it."""
+    bridged = model.bridged.get(index)
+    wanted = model.records[index].facts.parent
+    if bridged is None or wanted is None or model.records[bridged].facts.uuid is not None \
+            or model.records[bridged].part != 0:
+        return None
+    target = model.records[bridged].line
+    text = doc.lines[target]
+    root = jsonscan.scan(text)
+    if root is None or root.kind != "object" or not root.complete or root.get("uuid") is not None:
+        return None
+    at = root.end - 1
+    members = f'"uuid":{json_text(wanted)}'
+    edit = TextEdit(Span(target, at, target, at), ("," if root.members else "") + members)
+    return rule_fix("CCD020", f"Give line {target + 1}, which Claude Code links this record to (the record written "
+                    f"last before it, without uuid), the uuid its parentUuid names", edit)
+
+
+def _new_parent(model: ClaudeModel, index: int) -> tuple[int, str] | None:
+    """Where a record whose link is broken belongs, with why: Claude Code's own link by time when it makes one;
+    else the call its tool result answers; else the record above it."""
+    bridged = model.bridged.get(index)
+    if bridged is not None and _linkable(model, index, bridged):
+        return bridged, "the record Claude Code links it to, written last before it"
+    source = model.records[index].facts.source_tool
+    found = model.by_uuid.get(source) if source is not None and model.records[index].facts.results else None
+    if found is not None and _linkable(model, index, found):
+        return found, "the call its tool result answers"
+    above = _above(model, index)
+    return (above, "the record above it") if above is not None else None
+
+
+def _parent(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """CCD020, CCD021, CCD023 on the chain Claude Code resumes (off it, a relink could pull a record into it)."""
+    model = _model(doc)
+    line = diagnostic.span.line
+    index = _record(model, line) if model is not None else None
+    if model is None or index is None or index not in model.on_chain:
+        return None
+    if diagnostic.code == "CCD020" and (named := _named(doc, model, index)) is not None:
+        return named
+    found = _new_parent(model, index)
+    if found is not None:
+        target, why = found
+        value = json_text(model.records[target].facts.uuid)
+        title = f"Set parentUuid to {value} ({why}, line {model.records[target].line + 1})"
+    elif diagnostic.code == "CCD021":
+        return None
+    else:  # nothing above it to follow: the conversation starts here, as Claude Code starts it
+        value, title = "null", "Set parentUuid to null (no record above it: the conversation starts here)"
+    text = doc.lines[line]
+    edit = replace_value(doc.lines, line, ("parentUuid",), value)
+    if edit is None:  # a missing parentUuid goes first, where Claude Code writes it
+        start = text.find("{")
+        if start < 0:
+            return None
+        empty = text[start + 1:].lstrip().startswith("}")
+        edit = TextEdit(Span(line, start + 1, line, start + 1), f'"parentUuid":{value}' + ("" if empty else ","))
+    return rule_fix(diagnostic.code, title, edit)
+
+
+def _torn(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """CCD001: the record again where a mechanical repair gives one; else the line goes (Claude Code cannot read it
+    either; the last line is emptied so the file still ends with a newline)."""
+    line = diagnostic.span.line
+    text = doc.lines[line]
+    found = salvaged(text)
+    if found is not None:
+        return rule_fix(diagnostic.code, found[1], replace_line(doc.lines, line, found[0]))
+    title = "Cut the torn line (Claude Code skips it too)"
+    if line == len(doc.lines) - 1:
+        return rule_fix(diagnostic.code, title, TextEdit(Span(line, 0, line, len(text)), ""))
+    return rule_fix(diagnostic.code, title, delete_line(doc.lines, line))
+
+
+def _block(doc: Document, line: int, paths: list[tuple[jsonscan.Path, str]],
+           diagnostic: Diagnostic) -> tuple[int, str] | None:
+    """The content block (its number and id) the diagnostic's span is on."""
+    root = jsonscan.scan(doc.lines[line])
+    for path, value in paths:
+        found = jsonscan.value_span(doc.lines[line], path, root)
+        if found is not None and found[0] <= diagnostic.span.start < found[1] + 1:
+            return int(path[2]), value
+    return None
+
+
+def _answered(model: ClaudeModel) -> set[str]:
+    return {call for index in model.chain if model.records[index].facts.tag == "user"
+            for call in model.records[index].facts.results}
+
+
+def _open_call(model: ClaudeModel, index: int) -> str | None:
+    """The call a result without its own most likely answers: an unanswered call of the response its record
+    follows (the record named by `sourceToolAssistantUUID`, else its parent), before it on the chain."""
+    f = model.records[index].facts
+    anchor = next((model.by_uuid[u] for u in (f.source_tool, f.parent) if u is not None and u in model.by_uuid), None)
+    if anchor is None or index not in model.on_chain:
+        return None
+    response = model.records[anchor].facts.message_id
+    answered = _answered(model)
+    for other in model.chain[:model.chain.index(index)]:
+        facts = model.records[other].facts
+        if facts.tag == "assistant" and (other == anchor or (response is not None and facts.message_id == response)):
+            for call in facts.uses:
+                if call not in answered:
+                    return call
+    return None
+
+
+def _element_cut(text: str, path: jsonscan.Path, number: int, count: int) -> tuple[int, int] | None:
+    """The columns to delete to take array element `number` (of `count`) out, with one comma."""
+    root = jsonscan.scan(text)
+    here = jsonscan.value_span(text, (*path, number), root)
+    if here is None:
+        return None
+    if number + 1 < count:
+        after = jsonscan.value_span(text, (*path, number + 1), root)
+        return (here[0], after[0]) if after is not None else None
+    before = jsonscan.value_span(text, (*path, number - 1), root) if number else None
+    return (before[1], here[1]) if before is not None else None
+
+
+def _orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """CCD030: answer the open call of its response, or go as Claude Code drops it."""
+    model = _model(doc)
+    line = diagnostic.span.line
+    index = _record(model, line) if model is not None else None
+    if model is None or index is None:
+        return None
+    f = model.records[index].facts
+    found = _block(doc, line, result_paths(f), diagnostic)
+    if found is None:
+        return None
+    number, _ = found
+    call = _open_call(model, index)
+    if call is not None:
+        edit = replace_value(doc.lines, line, ("message", "content", number, "tool_use_id"), json_text(call))
+        return rule_fix(diagnostic.code, f"Point tool_use_id at the unanswered call {call!r} of the response above",
+                        edit) if edit is not None else None
+    if len(f.blocks) > 1:
+        cut = _element_cut(doc.lines[line], ("message", "content"), number, len(f.blocks))
+        if cut is None:
+            return None
+        return rule_fix(diagnostic.code, "Remove this tool result, whose call is gone (Claude Code drops it too)",
+                        TextEdit(Span(line, cut[0], line, cut[1]), ""))
+    parent = jsonscan.value_span(doc.lines[line], ("parentUuid",))
+    parent_json = doc.lines[line][parent[0]:parent[1]] if parent is not None else "null"
+    edits = [delete_line(doc.lines, line)]
+    for reference in model.references_to(line):
+        if reference.field == "parentUuid" and reference.line != line:
+            edit = replace_value(doc.lines, reference.line, reference.path, parent_json)
+            if edit is not None:
+                edits.append(edit)
+    return rule_fix(diagnostic.code, "Delete this record, whose tool result has lost its call (Claude Code drops it "
+                    "too; the records below it hang from its parent)", *edits)
+
+
+def _fresh_uuid(model: ClaudeModel, seed: str) -> str:
+    for attempt in range(1000):
+        digest = hashlib.sha256(f"{seed}/{attempt}".encode("utf-8", "surrogatepass")).digest()
+        candidate = str(uuid.UUID(bytes=digest[:16], version=4))
+        if candidate not in model.by_uuid:
+            return candidate
+    return str(uuid.UUID(bytes=hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()[:16], version=4))
+
+
+def _result_record(model: ClaudeModel, index: int) -> Record | None:
+    """The record Claude Code wrote for this call's result, still on the chain without it: a user record naming the
+    call's record by `sourceToolAssistantUUID`, its content a list."""
+    uuid_ = model.records[index].facts.uuid
+    for other in model.chain:
+        f = model.records[other].facts
+        if f.tag == "user" and f.source_tool == uuid_ and f.parent == uuid_:
+            return model.records[other]
+    return None
+
+
+def _unanswered(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """CCD031: the interrupted result Claude Code puts in for a call left open at the end of a session."""
+    model = _model(doc)
+    line = diagnostic.span.line
+    index = _record(model, line) if model is not None else None
+    if model is None or index is None:
+        return None
+    found = _block(doc, line, use_paths(model.records[index].facts), diagnostic)
+    if found is None:
+        return None
+    _, call = found
+    block = {"tool_use_id": call, "type": "tool_result", "content": INTERRUPTED, "is_error": True}
+    title = "Add the interrupted result Claude Code gives a call left open"
+    holder = _result_record(model, index)
+    if holder is not None:
+        text = doc.lines[holder.line]
+        content = jsonscan.find(jsonscan.scan(text), ("message", "content"))
+        if content is not None and content.kind == "array":
+            at = content.start + 1
+            empty = not content.items
+            return rule_fix(diagnostic.code, f"{title} (in the record written for its result, line {holder.line + 1})",
+                            TextEdit(Span(holder.line, at, holder.line, at), json_text(block) + ("" if empty else ",")))
+    call_record = _object(doc.lines[line])
+    if call_record is None:
+        return None
+    own = model.records[index].facts
+    new_uuid = _fresh_uuid(model, f"{call}/{own.uuid}")
+    record: dict[str, Any] = {"parentUuid": own.uuid, "isSidechain": own.sidechain, "type": "user",
+                              "message": {"role": "user", "content": [block]}, "uuid": new_uuid,
+                              "timestamp": call_record.get("timestamp"), "sourceToolAssistantUUID": own.uuid}
+    record.update((key, call_record[key]) for key in ENVELOPE if key in call_record)
+    edits = [insert_line_after(doc.lines, line, json_text(record))]
+    for child, other in enumerate(model.records):
+        f = other.facts
+        if (f.parent != own.uuid or child not in model.on_chain or other.part != 0 or f.results
+                or (f.tag == "assistant" and f.message_id == own.message_id)):
+            continue
+        edit = replace_value(doc.lines, other.line, ("parentUuid",), json_text(new_uuid))
+        if edit is not None:
+            edits.append(edit)
+    return rule_fix(diagnostic.code, f"{title} (a new record below the call; the chain goes on through it)", *edits)
+
+
+FIXERS: dict[str, tuple[int, Fixer]] = {
+    "CCD001": (0, _torn),
+    "CCD020": (3, _parent), "CCD021": (3, _parent), "CCD023": (3, _parent),
+    "CCD030": (4, _orphan),
+    "CCD031": (5, _unanswered),
+}
+"""Claude Code's fixers by rule, with their phase (fixes.py): lines, parents, orphan results, open calls."""
