@@ -1,7 +1,8 @@
 """The conformance suite against the real Claude Code 2.1.332 (tests/conformance/claude_*.py): what it sends when
 it resumes each corpus file, each session the suite has it write, and each seeded mutant, against session-lsp's
-`context` and `check`. Without the install (or without root for the network namespace) these tests fail with what
-fixes it; they never skip."""
+`context` and `check`. Claude Code's answers come from the committed record (claude_oracle.RECORD); a case missing
+from it runs the CLI, which then must be installed, with root for the network namespace (else these tests fail with
+what fixes it; they never skip)."""
 
 from __future__ import annotations
 
@@ -10,23 +11,36 @@ from collections import Counter
 from functools import cache
 
 import pytest
-from conformance import claude_mutants, claude_oracle, claude_suite
+from conformance import claude_mutants, claude_oracle, claude_repair, claude_suite
 from conformance.claude_known import KNOWN, explained
 from conformance.suite import Verdict
 
 SEED_KINDS = {"tools", "resume", "fork", "compact", "subagent", "api-error", "killed"}
 
 
-def _installed() -> None:
-    problem = claude_suite.install_problem()
-    if problem is not None:
-        pytest.fail(problem)
-
-
 @cache
 def verdicts() -> tuple[Verdict, ...]:
-    _installed()
     return tuple(claude_suite.run())
+
+
+def _recorded(cases: list[claude_oracle.Case]) -> list[claude_oracle.Result]:
+    return claude_oracle.run(cases, record_only=True)
+
+
+def test_the_record_holds_every_case_so_ci_does_not_start_claude_code() -> None:
+    """Every run of the suite (the seeds' included) and of the repair proof is in the committed record."""
+    try:
+        _recorded(claude_suite.cases(oracle=_recorded)[3])
+        _recorded(claude_repair.cases()[3])
+    except claude_oracle.NotRecorded as missing:
+        pytest.fail(f"{missing}; run `python -m tests.conformance.claude_report --record` (as root) and commit "
+                    f"{claude_oracle.RECORD.name}")
+
+
+def test_a_case_the_record_lacks_is_reported() -> None:
+    case = claude_oracle.resume_case("not-recorded", "0" * 36, {"0" * 36 + ".jsonl": b"{}\n"})
+    with pytest.raises(claude_oracle.NotRecorded, match="not-recorded"):
+        _recorded([case])
 
 
 def test_every_kind_is_judged_on_enough_files() -> None:
@@ -60,7 +74,6 @@ def test_only_what_the_file_does_not_hold_is_stripped_from_the_request() -> None
     """On the corpus, what is left of the request after stripping is the file's: no resume prompt, no
     cache_control, and the last message's text or tool ids occur in the file (or are a placeholder Claude Code puts
     in, such as "No response requested."): the prompt and only it was removed."""
-    _installed()
     files = claude_mutants.corpus()
     cases = [claude_oracle.resume_case(p.name, p.stem, {p.name: p.read_bytes(), **claude_mutants.companions(p)})
              for p in files]

@@ -7,7 +7,8 @@ A mutant is repaired when Claude Code resumes the fixed file (it does not stop w
 what it sends for the fixed one (role and content compared; the placeholders Claude Code puts in place of what it
 could not take from the file are not content) and the fixed file no longer holds its text anywhere; a message
 whose text the fixed file still holds, off the resumed chain, is counted apart. The table:
-`python -m tests.conformance.claude_repair` (as root, after `bash tests/conformance/install.sh`).
+`python -m tests.conformance.claude_repair` (Claude Code's answers from the committed record or the local cache; a
+case in neither runs the CLI, as root, after `bash tests/conformance/install.sh`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import Any
 from session_lsp.analysis import Options, Severity
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.rule_filter import RuleFilter
-from session_lsp.fixer import repair
+from session_lsp.fixer import Outcome, repair
 
 from . import claude_mutants, claude_oracle, claude_suite
-from .mutants import ROOT
+from .claude_oracle import Case
+from .mutants import ROOT, Mutant
 from .repair import Repaired, _strings
 
 COMMAND = "session-lsp fix --unsafe-fixes FILE"
@@ -98,20 +100,27 @@ def _held(message: dict[str, Any], text: str) -> bool:
                for piece in _strings(message.get("content")))
 
 
-def run(count: int = claude_mutants.MUTANTS) -> list[Repaired]:
-    """Every Claude Code mutant, damaged and fixed, resumed by the real CLI (one oracle run, cached)."""
+def cases(count: int = claude_mutants.MUTANTS) -> tuple[list[Mutant], list[Outcome], list[bytes], list[Case]]:
+    """Every mutant, its repair, its fixed bytes, and the cases resuming the damaged files, then the fixed ones."""
     made = claude_mutants.generate(count)
     everything = RuleFilter([], [])
     names = [(ROOT / m.seed).name for m in made]
     outcomes = [repair(name, m.data, everything, "", unsafe=True) for m, name in zip(made, names, strict=True)]
     fixed_data = [o.new if o.new is not None else m.data for m, o in zip(made, outcomes, strict=True)]
-    cases = []
+    resumed = []
     for data_list in ([m.data for m in made], fixed_data):
         for mutant, data in zip(made, data_list, strict=True):
             path = ROOT / mutant.seed
-            cases.append(claude_oracle.resume_case(mutant.name, path.stem,
-                                                   {path.name: data, **claude_mutants.companions(path)}))
-    results = claude_oracle.run(cases)
+            resumed.append(claude_oracle.resume_case(mutant.name, path.stem,
+                                                     {path.name: data, **claude_mutants.companions(path)}))
+    return made, outcomes, fixed_data, resumed
+
+
+def run(count: int = claude_mutants.MUTANTS) -> list[Repaired]:
+    """Every Claude Code mutant, damaged and fixed, resumed by the real CLI (one oracle run, cached)."""
+    made, outcomes, fixed_data, resumed = cases(count)
+    names = [(ROOT / m.seed).name for m in made]
+    results = claude_oracle.run(resumed)
     damaged, fixed = results[:len(made)], results[len(made):]
     out: list[Repaired] = []
     for mutant, name, data, outcome, before, after in zip(made, names, fixed_data, outcomes, damaged, fixed,
@@ -153,12 +162,13 @@ def table(results: Sequence[Repaired]) -> str:
 
 
 def main() -> int:
-    problem = claude_oracle.install_problem()
-    if problem is not None:
-        print(problem, file=sys.stderr)
+    try:
+        results = run()
+    except RuntimeError as error:
+        print(error, file=sys.stderr)
         return 2
     print(f"`{COMMAND}` on every Claude Code conformance mutant, then the real Claude Code:\n")
-    print(table(run()))
+    print(table(results))
     return 0
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ PLACEHOLDERS = ("No response requested.", "(no content)", "[Orphaned tool result
                 "[Tool call interrupted")
 """Texts Claude Code puts in place of what it could not take from the file."""
 install_problem = claude_oracle.install_problem
+Oracle = Callable[[list[Case]], list[Result]]
 
 
 def _appended_renders(result: Result, session_id: str, before: bytes) -> list[str]:
@@ -148,21 +149,29 @@ def _resume(name: str, session_id: str, files: dict[str, bytes]) -> Case:
     return claude_oracle.resume_case(name, session_id, files)
 
 
+def cases(count: int = claude_mutants.MUTANTS, oracle: Oracle = claude_oracle.run
+          ) -> tuple[list[Path], list[claude_seeds.Seed], list[Mutant], list[Case]]:
+    """The suite's files (the corpus, the seeds the CLI writes through `oracle`, `count` mutants of the corpus) and
+    the case resuming each, in that order."""
+    corpus = claude_mutants.corpus()
+    seeds = claude_seeds.write(oracle)
+    made = claude_mutants.generate(count)
+    resumed: list[Case] = []
+    for path in corpus:
+        resumed.append(_resume(path.name, path.stem, {path.name: path.read_bytes(), **claude_mutants.companions(path)}))
+    for seed in seeds:
+        resumed.append(_resume(f"seed-{seed.kind}", seed.session_id, seed.files))
+    for mutant in made:
+        path = ROOT / mutant.seed
+        resumed.append(_resume(mutant.name, path.stem, {path.name: mutant.data, **claude_mutants.companions(path)}))
+    return corpus, seeds, made, resumed
+
+
 def run(count: int = claude_mutants.MUTANTS) -> list[Verdict]:
     """Every corpus file, every seed the CLI writes here, and `count` mutants of the corpus, each resumed by the
     real Claude Code (two at a time, cached) and judged."""
-    corpus = claude_mutants.corpus()
-    seeds = claude_seeds.write()
-    made = claude_mutants.generate(count)
-    cases: list[Case] = []
-    for path in corpus:
-        cases.append(_resume(path.name, path.stem, {path.name: path.read_bytes(), **claude_mutants.companions(path)}))
-    for seed in seeds:
-        cases.append(_resume(f"seed-{seed.kind}", seed.session_id, seed.files))
-    for mutant in made:
-        path = ROOT / mutant.seed
-        cases.append(_resume(mutant.name, path.stem, {path.name: mutant.data, **claude_mutants.companions(path)}))
-    results = claude_oracle.run(cases)
+    corpus, seeds, made, resumed = cases(count)
+    results = claude_oracle.run(resumed)
     verdicts: list[Verdict] = []
     clean: dict[str, list[dict[str, Any]] | None] = {}
     for path, result in zip(corpus, results, strict=False):
