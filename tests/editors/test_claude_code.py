@@ -27,6 +27,8 @@ WRITTEN = ROOT / "tests" / "corpus" / "claude-code-2.1.332-written" / "d4e1977c-
 BROKEN_LINE = 21
 """0-based: the assistant text record whose parentUuid the copy points at nothing."""
 DANGLING = "00000000-dead-4bad-8bad-000000000000"
+LINKED_TO, LINKED_LINE = "d41cea18-f973-4751-9f10-a19961097692", 21
+"""The record Claude Code links the broken one to (written last before it; 1-based line): its quick fix's target."""
 CALL_LINE, CALL_ID = 23, "toolu_01hsrHoaZk91KMwFLSGDPTTU"
 """The tool_result on line 24 answering the Write call on line 23: the hover probe sits on its tool_use_id."""
 PROMPT = "Create a small Python script greet.py"
@@ -93,6 +95,10 @@ def test_emacs_on_a_claude_code_session(server_env: dict[str, str], claude_file:
     assert data["definition"] == [CALL_LINE - 1]  # the tool_use_id goes to its call
     assert f"user: {PROMPT}" in data["symbols"][1], data["symbols"]
     assert data["tree"][0].startswith("Claude Code, 34 entries"), data["tree"]
+    # the quick fix on the broken link points it where Claude Code links it (analysis/features/claude_fixes.py)
+    assert [a["title"] for a in data["code_actions"] if a["has_edit"]] == [
+        f'Set parentUuid to "{LINKED_TO}" (the record Claude Code links it to, written last before it, line '
+        f'{LINKED_LINE}) (unsafe fix)'], data["code_actions"]
 
 
 def test_vim_on_a_claude_code_session(server_env: dict[str, str], claude_file: Path, tmp_path: Path) -> None:
