@@ -56,3 +56,16 @@ def test_the_fixes_did_something() -> None:
     results = repaired()
     glued = [r for r in results if r.kind == "glued-lines"]
     assert glued and all(r.fixes for r in glued)
+
+
+REPAIRED_BY_CLAUDE_FIXES = ("parent-dangling", "parent-dangling-timed", "parent-null", "missing-field", "delete-record",
+                            "tool-result-id", "tool-result-removed", "tool-use-removed", "tool-result-record-deleted",
+                            "torn-glued", "torn-last-message", "torn-mid-line", "unknown-type")
+"""The kinds that kept an error before Claude Code's fixers (claude_fixes.py) were written."""
+
+
+def test_the_claude_fixes_repair_what_was_left() -> None:
+    results = repaired()
+    for kind in REPAIRED_BY_CLAUDE_FIXES:
+        group = [r for r in results if r.kind == kind]
+        assert group and any(r.fixes for r in group) and [r.name for r in group if r.failed] == [], kind
