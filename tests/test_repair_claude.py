@@ -36,10 +36,6 @@ REGROUPED = {
     "109-nul-padding-a8aa60fe": "the damaged file hid the record a /compact kept, so Claude Code merged the summary "
                                 "into the next user message; the fix gives the record back between them, so that "
                                 "merged message is sent as its parts, every text still sent",
-    "183-parent-null-a2f284f7": "the null parentUuid cut the first response after its text record, and Claude Code "
-                                "sent the thinking record (off the chain) after the text; relinked, the response is "
-                                "sent whole in the order it was written, thinking first, every block still sent",
-    "249-parent-null-a2f284f7": "the same cut as 183's, on the same record",
 }
 """Mutants whose fixed file holds a message Claude Code sent for the damaged file, regrouped, not as one message."""
 

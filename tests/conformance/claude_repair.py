@@ -4,9 +4,10 @@ real Claude Code 2.1.332 (`claude -p PROMPT --resume ID`, the conformance oracle
 
 A mutant is repaired when Claude Code resumes the fixed file (it does not stop with "No conversation found") and
 `check` reports no error in it. Its content is lost when a message Claude Code sent for the damaged file is not in
-what it sends for the fixed one (role and content compared; the placeholders Claude Code puts in place of what it
-could not take from the file are not content) and the fixed file no longer holds its text anywhere; a message
-whose text the fixed file still holds, off the resumed chain, is counted apart. The table:
+what it sends for the fixed one (role and content compared, block by block: the message may come back grown, or
+with the same blocks reordered; the placeholders Claude Code puts in place of what it could not take from the file
+are not content) and the fixed file no longer holds its text anywhere; a message whose text the fixed file still
+holds, off the resumed chain, is counted apart. The table:
 `python -m tests.conformance.claude_repair` (Claude Code's answers from the committed record or the local cache; a
 case in neither runs the CLI, as root, after `bash tests/conformance/install.sh`).
 """
@@ -78,6 +79,8 @@ def lost(damaged: list[dict[str, Any]] | None, fixed: list[dict[str, Any]] | Non
             left[key] -= 1
         elif any(_within(message, other) for other in fixed or []):
             continue  # the fix gave the message back more of the file (a glued line's records split)
+        elif any(_reordered(message, other) for other in fixed or []):
+            continue  # the same blocks, thinking first (a response whose thinking a broken link had put later)
         elif _held(message, text):
             off_path.append(shown)
         else:
@@ -91,6 +94,12 @@ def _within(message: dict[str, Any], other: dict[str, Any]) -> bool:
         return False
     mine, theirs = _blocks(message), iter(_blocks(other))
     return bool(mine) and all(block in theirs for block in mine)
+
+
+def _reordered(message: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether `other` holds every block of `message` (and maybe more), in another order."""
+    mine, theirs = Counter(_blocks(message)), Counter(_blocks(other))
+    return message.get("role") == other.get("role") and bool(mine) and not mine - theirs
 
 
 def _held(message: dict[str, Any], text: str) -> bool:

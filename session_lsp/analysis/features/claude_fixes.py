@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import msgspec
@@ -316,10 +317,65 @@ def _unanswered(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     return rule_fix(diagnostic.code, f"{title} (a new record below the call; the chain goes on through it)", *edits)
 
 
+def _value_text(doc: Document, line: int, path: jsonscan.Path) -> str | None:
+    found = jsonscan.value_span(doc.lines[line], path)
+    return doc.lines[line][found[0]:found[1]] if found is not None else None
+
+
+def _block_type(text: str, item: jsonscan.Node) -> str | None:
+    kind = item.get("type")
+    return jsonscan.string_value(text, kind) if kind is not None else None
+
+
+def _thinking_first(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """CCD043: the response's thinking first, as the API requires. Across records (Claude Code writes one a block),
+    the thinking record moves up the chain to the head of its response's run; within one record, its thinking
+    blocks go first in its content (each block's text as written)."""
+    model = _model(doc)
+    line = diagnostic.span.line
+    index = _record(model, line) if model is not None else None
+    if model is None or index is None or index not in model.on_chain:
+        return None
+    f = model.records[index].facts
+    position = model.chain.index(index)
+    start = position
+    while start and f.message_id is not None and model.records[model.chain[start - 1]].facts.message_id == f.message_id:
+        start -= 1
+    run = model.chain[start:position + 1]
+    if len(run) > 1 and all(model.records[later].facts.parent == model.records[earlier].facts.uuid
+                            for earlier, later in pairwise(run)):
+        head = model.records[run[0]]
+        above = _value_text(doc, head.line, ("parentUuid",))
+        previous = model.records[run[-2]].facts.uuid
+        if above is None or f.uuid is None or previous is None or any(model.records[i].part for i in run):
+            return None
+        edits = [replace_value(doc.lines, line, ("parentUuid",), above),
+                 replace_value(doc.lines, head.line, ("parentUuid",), json_text(f.uuid))]
+        for other in model.records:
+            if other.facts.parent == f.uuid and other.facts.tag in CHAIN_TAGS and other.part == 0:
+                edits.append(replace_value(doc.lines, other.line, ("parentUuid",), json_text(previous)))
+        if any(edit is None for edit in edits):
+            return None
+        return rule_fix(diagnostic.code, f"Move this thinking record up to the head of its response (above line "
+                        f"{head.line + 1}), relinking the records around it", *[e for e in edits if e is not None])
+    text = doc.lines[line]
+    content = jsonscan.find(jsonscan.scan(text), ("message", "content"))
+    if content is None or content.kind != "array" or not content.items:
+        return None
+    pieces = [(text[item.start:item.end], _block_type(text, item) in ("thinking", "redacted_thinking"))
+              for item in content.items]
+    ordered = [piece for piece, thinking in pieces if thinking] + [piece for piece, thinking in pieces if not thinking]
+    if [piece for piece, _ in pieces] == ordered:
+        return None
+    return rule_fix(diagnostic.code, "Put this record's thinking blocks first",
+                    TextEdit(Span(line, content.start, line, content.end), "[" + ",".join(ordered) + "]"))
+
+
 FIXERS: dict[str, tuple[int, Fixer]] = {
     "CCD001": (0, _torn),
     "CCD020": (3, _parent), "CCD021": (3, _parent), "CCD023": (3, _parent),
     "CCD030": (4, _orphan),
     "CCD031": (5, _unanswered),
+    "CCD043": (4, _thinking_first),
 }
 """Claude Code's fixers by rule, with their phase (fixes.py): lines, parents, orphan results, open calls."""
