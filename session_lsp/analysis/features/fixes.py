@@ -384,6 +384,7 @@ FIXERS: dict[str, tuple[int, Fixer]] = {
     "ELY001": (0, _torn_tail), "THN071": (0, _torn_tail), "CCD006": (0, _torn_tail),
     "ELY003": (0, _drop_line("line, which holds no entry")), "THN003": (0, _drop_line("line, which holds no record")),
     "ELY004": (0, _drop_line("blank line")), "THN070": (0, _drop_line("blank line")),
+    "CCD004": (0, _drop_line("blank line")), "CCD003": (0, _drop_line("line, which holds no record")),
     "ELY026": (0, _lf), "CCD005": (0, _lf),
     # phase 1: the end of the file and the header
     "ELY005": (1, _final_newline),
