@@ -240,8 +240,7 @@ def _version(doc: Document, diagnostic: Diagnostic) -> Fix | None:
 
 
 def _taken(doc: Document) -> Callable[[str], bool]:
-    model = doc.linked.model
-    return lambda candidate: model is not None and doc.face.id_in_use(model, candidate)
+    return doc.session.id_in_use
 
 
 def _missing_ids(doc: Document, diagnostic: Diagnostic) -> Fix | None:
@@ -363,14 +362,14 @@ def _reparent(doc: Document, diagnostic: Diagnostic) -> Fix | None:
 def _reid(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     """The later of two entries with one id gets a fresh id (one a rename would take), and the lines the model says
     meant this entry by it are pointed at it."""
-    model, face = doc.linked.model, doc.face
+    session = doc.session
     line = diagnostic.span.line
-    target = face.reid(model, line) if model is not None else None
-    if model is None or target is None:
+    target = session.reid(line)
+    if target is None:
         return None
     data = diagnostic.data or {}
     new = data.get("new_id") or fresh_id(f"{target.value}/{line}",
-                                         lambda candidate: face.rename_refusal(model, target, candidate) is not None)
+                                         lambda candidate: session.rename_refusal(target, candidate) is not None)
     edits = [change for number, path in target.places
              if (change := replace_value(doc.lines, number, path, _json(new))) is not None]
     if not edits or edits[0].span.line != target.places[0][0]:
@@ -399,10 +398,9 @@ def _hook_message(doc: Document, diagnostic: Diagnostic) -> Fix | None:
 
 def renumber(doc: Document, codes: Sequence[str]) -> Fix | None:
     """The record numbers in line order, as the format's writer numbers them: one fix for every seq diagnostic."""
-    model = doc.linked.model
-    if model is None or not codes:
+    if not codes:
         return None
-    numbering = doc.face.renumbering(model)
+    numbering = doc.session.renumbering()
     edits: list[TextEdit] = []
     for number, path, value in numbering.changes:
         found = jsonscan.value_span(doc.lines[number], path)
