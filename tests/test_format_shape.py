@@ -15,12 +15,11 @@ PACKAGES = ("analysis.elyra", "analysis.thndrs", "analysis.claude", "analysis.co
 inherits from) is imported by them and by the table alone too."""
 TABLE = "analysis.formats"
 CODE = re.compile(r"(ELY|THN|CCD|CDX)\d{3}")
-GENERIC = ("analysis.features", "analysis.document", "server", "cli", "fixer", "reporting", "config")
+GENERIC = ("analysis.features", "analysis.fixing", "analysis.document", "server", "cli", "fixer", "reporting",
+           "config")
 """Modules that serve every format: they ask the face or the session and name no format's rule."""
 GENERATED = frozenset({"reporting.examples"})
 """Made by tools/gen_rule_examples.py from the rule cases: it quotes every rule's example."""
-PENDING = frozenset({"analysis.features.fixes"})
-"""Still naming rule codes: the fixers' table, until each format declares its fixers in its package."""
 
 
 def _owner(module: str) -> str | None:
@@ -47,14 +46,14 @@ def _generic(name: str) -> bool:
 
 
 @pytest.mark.parametrize("module", sorted(name for name in MODULES
-                                          if _generic(name) and name not in GENERATED | PENDING))
+                                          if _generic(name) and name not in GENERATED))
 def test_generic_modules_name_no_format_s_rule(module: str) -> None:
     assert _code_literals(module) == []
 
 
 def test_the_literal_check_sees_a_code_and_the_exceptions_are_needed() -> None:
     assert _code_literals("analysis.registry")[:1] == ["ELY001"]
-    assert all(_generic(name) and _code_literals(name) for name in GENERATED | PENDING)
+    assert all(_generic(name) and _code_literals(name) for name in GENERATED)
     assert _owner("analysis.elyra.face") == "analysis.elyra" and _owner("analysis.features.hover") is None
 
 

@@ -20,6 +20,7 @@ from . import claude, codex, elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_objects
 from .diagnostics import LineIssue
 from .editing import LineTemplate
+from .fixing import Fixers
 from .jsonscan import Path
 from .results import LineResult, Linked, Options, Session
 
@@ -149,6 +150,17 @@ class Format(Protocol):
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         """A note for a tag value the targeted release does not know ("" when it does)."""
+        ...
+
+    @property
+    def fixers(self) -> Fixers:
+        """This format's repairs: rule code -> (phase, fixer), in its package's `fixes.py` (the shared ones from
+        `fixing.generic`); `features/fixes.py` applies them."""
+        ...
+
+    @property
+    def renumbered(self) -> frozenset[str]:
+        """The rule codes one renumbering of the file's records repairs (the session's `renumbering`)."""
         ...
 
     def sample(self, now: datetime) -> list[str]:

@@ -15,6 +15,7 @@ import msgspec
 from .detect import FormatInfo, Kind
 from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
+from .fixing import Fixer
 from .jsonscan import Path
 from .lines import LineKind, is_blank
 from .payload_types import Buffer, OtherTree, TurnContext
@@ -149,6 +150,8 @@ class PlainFormat(Quiet):
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+    fixers: Mapping[str, tuple[int, Fixer]] = {}
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""

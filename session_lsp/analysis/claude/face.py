@@ -13,9 +13,10 @@ from .. import plain
 from ..detect import FormatInfo, Kind
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
-from . import editing
+from . import editing, fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
@@ -52,6 +53,8 @@ class ClaudeFormat(plain.Quiet):
         "agentId": "the subagent whose transcript is `<session>/subagents/agent-<id>.jsonl`"}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")
     rename_scope = "record uuids and tool call ids"
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """`toolUseResult.agentId` (and a subagent record's own `agentId`): the subagent's transcript beside the

@@ -16,8 +16,10 @@ from .. import plain
 from ..detect import FormatInfo, Kind
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
+from . import fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
@@ -69,6 +71,8 @@ class CodexFormat(plain.Quiet):
         "forked_from_id": "the rollout of the thread this one was forked from (`rollout-<time>-<id>.jsonl`)"}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """`forked_from_id`: the parent thread's rollout, when it exists. Its name holds the time it was created,

@@ -15,10 +15,11 @@ from .. import plain
 from ..detect import FormatInfo, Kind, pi_version
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..results import LineResult, Linked, Options
-from . import editing
+from . import editing, fixes
 from .bom import bom_issue
 from .line_pass import LineState, analyze_line, line_title
 from .link_pass import id_in_file_name, link, relink
@@ -82,6 +83,8 @@ class ElyraFormat(plain.Quiet):
     renamed_with_id = editing.RENAMED_WITH_ID
     rename_scope = (f"an Elyra entry id (or a {', '.join(editing.RENAMED_WITH_ID[:-1])} or "
                     f"{editing.RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""

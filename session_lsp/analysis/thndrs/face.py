@@ -12,9 +12,10 @@ from .. import plain
 from ..detect import FormatInfo, Kind
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
-from . import editing
+from . import editing, fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link, relink
@@ -54,6 +55,8 @@ class ThndrsFormat(plain.Quiet):
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = fixes.RENUMBERED
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""
