@@ -1,4 +1,4 @@
-"""Claude Code's fixers (session_lsp/analysis/features/claude_fixes.py) on hostile input: every field of every record
+"""Claude Code's fixers (session_lsp/analysis/claude/fixes.py) on hostile input: every field of every record
 of the cases the fixers act on, replaced by a value of every JSON kind, is fixed to a fixpoint with `--unsafe-fixes`
 without raising, and the fixed text is analysed again without raising. What each fix writes is in tests/fix_cases/;
 what Claude Code then sends is the repair proof's (tests/test_repair_claude.py)."""

@@ -57,7 +57,7 @@ def test_the_fixes_did_something() -> None:
 REPAIRED_BY_CLAUDE_FIXES = ("parent-dangling", "parent-dangling-timed", "parent-null", "missing-field", "delete-record",
                             "tool-result-id", "tool-result-removed", "tool-use-removed", "tool-result-record-deleted",
                             "torn-glued", "torn-last-message", "torn-mid-line", "unknown-type")
-"""The kinds that kept an error before Claude Code's fixers (claude_fixes.py) were written."""
+"""The kinds that kept an error before Claude Code's fixers (analysis/claude/fixes.py) were written."""
 
 
 def test_the_claude_fixes_repair_what_was_left() -> None:

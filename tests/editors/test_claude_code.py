@@ -95,7 +95,7 @@ def test_emacs_on_a_claude_code_session(server_env: dict[str, str], claude_file:
     assert data["definition"] == [CALL_LINE - 1]  # the tool_use_id goes to its call
     assert f"user: {PROMPT}" in data["symbols"][1], data["symbols"]
     assert data["tree"][0].startswith("Claude Code, 34 entries"), data["tree"]
-    # the quick fix on the broken link points it where Claude Code links it (analysis/features/claude_fixes.py)
+    # the quick fix on the broken link points it where Claude Code links it (analysis/claude/fixes.py)
     assert [a["title"] for a in data["code_actions"] if a["has_edit"]] == [
         f'Set parentUuid to "{LINKED_TO}" (the record Claude Code links it to, written last before it, line '
         f'{LINKED_LINE}) (unsafe fix)'], data["code_actions"]

@@ -1,5 +1,5 @@
-"""Claude Code's repairs (merged into `fixes.FIXERS`): each gives the file back what Claude Code 2.1.332 reads on
-`--resume`, or more, and never less.
+"""The repairs of Claude Code transcripts (`Format.fixers`): the shared ones (`fixing.generic`) for Claude Code's
+rule codes, and its own, each giving the file back what Claude Code 2.1.332 reads on `--resume`, or more, never less.
 
 - a torn line (CCD001) is made one record again where a mechanical repair does it, else cut: Claude Code skips it
   too, wherever it is in the file;
@@ -14,6 +14,8 @@
   the end of a session: in the record written for its result when that is still there, else in a new record below
   the call, through which the chain goes on.
 
+- a thinking block after text or a call of its response (CCD043) goes first, as the API requires.
+
 The phases keep them apart: lines first, then parents (the pairing depends on the chain), then orphan results
 (relinked or dropped), and last the results written for calls still open.
 """
@@ -22,28 +24,40 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
 import msgspec
 
 from .. import jsonscan
-from ..claude.context import INTERRUPTED
-from ..claude.model import CHAIN_TAGS, ClaudeModel, Record, result_paths, use_paths
 from ..diagnostics import Diagnostic, Span
-from ..document import Document
-from .edits import delete_line, insert_line_after, json_text, replace_line, replace_value, rule_fix, salvaged
-from .types import Fix, TextEdit
+from ..fixing import (
+    LINES,
+    PARENTS,
+    REFERENCES,
+    Fix,
+    FixDoc,
+    Fixers,
+    TextEdit,
+    delete_line,
+    fix,
+    generic,
+    insert_line_after,
+    json_text,
+    replace_line,
+    replace_value,
+)
+from .context import INTERRUPTED
+from .model import CHAIN_TAGS, ClaudeModel, Record, result_paths, use_paths
+from .session import ClaudeSession
 
-Fixer = Callable[[Document, Diagnostic], Fix | None]
 ENVELOPE = ("userType", "entrypoint", "cwd", "sessionId", "version", "gitBranch", "agentId")
 """The fields a record Claude Code writes for a tool result shares with the call's record."""
 
 
-def _model(doc: Document) -> ClaudeModel | None:
-    model = doc.linked.model
-    return model if isinstance(model, ClaudeModel) else None
+def _model(doc: FixDoc) -> ClaudeModel | None:
+    session = doc.session
+    return session.model if isinstance(session, ClaudeSession) else None
 
 
 def _record(model: ClaudeModel, line: int) -> int | None:
@@ -95,7 +109,7 @@ def _above(model: ClaudeModel, index: int) -> int | None:
     return None
 
 
-def _named(doc: Document, model: ClaudeModel, index: int) -> Fix | None:
+def _named(doc: FixDoc, model: ClaudeModel, index: int) -> Fix | None:
     """Claude Code links the record to a row without uuid (its map keeps the last such row under one key): that
     row gets the uuid the broken link names, so the link holds in the file as Claude Code follows it."""
     bridged = model.bridged.get(index)
@@ -111,7 +125,7 @@ def _named(doc: Document, model: ClaudeModel, index: int) -> Fix | None:
     at = root.end - 1
     members = f'"uuid":{json_text(wanted)}'
     edit = TextEdit(Span(target, at, target, at), ("," if root.members else "") + members)
-    return rule_fix("CCD020", f"Give line {target + 1}, which Claude Code links this record to (the record written "
+    return fix("CCD020", f"Give line {target + 1}, which Claude Code links this record to (the record written "
                     f"last before it, without uuid), the uuid its parentUuid names", edit)
 
 
@@ -129,7 +143,7 @@ def _new_parent(model: ClaudeModel, index: int) -> tuple[int, str] | None:
     return (above, "the record above it") if above is not None else None
 
 
-def _parent(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+def _parent(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """CCD020, CCD021, CCD023 on the chain Claude Code resumes (off it, a relink could pull a record into it)."""
     model = _model(doc)
     line = diagnostic.span.line
@@ -155,24 +169,24 @@ def _parent(doc: Document, diagnostic: Diagnostic) -> Fix | None:
             return None
         empty = text[start + 1:].lstrip().startswith("}")
         edit = TextEdit(Span(line, start + 1, line, start + 1), f'"parentUuid":{value}' + ("" if empty else ","))
-    return rule_fix(diagnostic.code, title, edit)
+    return fix(diagnostic.code, title, edit)
 
 
-def _torn(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+def _torn(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """CCD001: the record again where a mechanical repair gives one; else the line goes (Claude Code cannot read it
     either; the last line is emptied so the file still ends with a newline)."""
     line = diagnostic.span.line
     text = doc.lines[line]
-    found = salvaged(text)
+    found = generic.salvage(text)
     if found is not None:
-        return rule_fix(diagnostic.code, found[1], replace_line(doc.lines, line, found[0]))
+        return fix(diagnostic.code, found[1], replace_line(doc.lines, line, found[0]))
     title = "Cut the torn line (Claude Code skips it too)"
     if line == len(doc.lines) - 1:
-        return rule_fix(diagnostic.code, title, TextEdit(Span(line, 0, line, len(text)), ""))
-    return rule_fix(diagnostic.code, title, delete_line(doc.lines, line))
+        return fix(diagnostic.code, title, TextEdit(Span(line, 0, line, len(text)), ""))
+    return fix(diagnostic.code, title, delete_line(doc.lines, line))
 
 
-def _block(doc: Document, line: int, paths: list[tuple[jsonscan.Path, str]],
+def _block(doc: FixDoc, line: int, paths: list[tuple[jsonscan.Path, str]],
            diagnostic: Diagnostic) -> tuple[int, str] | None:
     """The content block (its number and id) the diagnostic's span is on."""
     root = jsonscan.scan(doc.lines[line])
@@ -219,7 +233,7 @@ def _element_cut(text: str, path: jsonscan.Path, number: int, count: int) -> tup
     return (before[1], here[1]) if before is not None else None
 
 
-def _orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+def _orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """CCD030: answer the open call of its response, or go as Claude Code drops it."""
     model = _model(doc)
     line = diagnostic.span.line
@@ -234,13 +248,13 @@ def _orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     call = _open_call(model, index)
     if call is not None:
         edit = replace_value(doc.lines, line, ("message", "content", number, "tool_use_id"), json_text(call))
-        return rule_fix(diagnostic.code, f"Point tool_use_id at the unanswered call {call!r} of the response above",
+        return fix(diagnostic.code, f"Point tool_use_id at the unanswered call {call!r} of the response above",
                         edit) if edit is not None else None
     if len(f.blocks) > 1:
         cut = _element_cut(doc.lines[line], ("message", "content"), number, len(f.blocks))
         if cut is None:
             return None
-        return rule_fix(diagnostic.code, "Remove this tool result, whose call is gone (Claude Code drops it too)",
+        return fix(diagnostic.code, "Remove this tool result, whose call is gone (Claude Code drops it too)",
                         TextEdit(Span(line, cut[0], line, cut[1]), ""))
     parent = jsonscan.value_span(doc.lines[line], ("parentUuid",))
     parent_json = doc.lines[line][parent[0]:parent[1]] if parent is not None else "null"
@@ -250,7 +264,7 @@ def _orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
             edit = replace_value(doc.lines, reference.line, reference.path, parent_json)
             if edit is not None:
                 edits.append(edit)
-    return rule_fix(diagnostic.code, "Delete this record, whose tool result has lost its call (Claude Code drops it "
+    return fix(diagnostic.code, "Delete this record, whose tool result has lost its call (Claude Code drops it "
                     "too; the records below it hang from its parent)", *edits)
 
 
@@ -274,7 +288,7 @@ def _result_record(model: ClaudeModel, index: int) -> Record | None:
     return None
 
 
-def _unanswered(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+def _unanswered(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """CCD031: the interrupted result Claude Code puts in for a call left open at the end of a session."""
     model = _model(doc)
     line = diagnostic.span.line
@@ -294,7 +308,7 @@ def _unanswered(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         if content is not None and content.kind == "array":
             at = content.start + 1
             empty = not content.items
-            return rule_fix(diagnostic.code, f"{title} (in the record written for its result, line {holder.line + 1})",
+            return fix(diagnostic.code, f"{title} (in the record written for its result, line {holder.line + 1})",
                             TextEdit(Span(holder.line, at, holder.line, at), json_text(block) + ("" if empty else ",")))
     call_record = _object(doc.lines[line])
     if call_record is None:
@@ -314,10 +328,10 @@ def _unanswered(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         edit = replace_value(doc.lines, other.line, ("parentUuid",), json_text(new_uuid))
         if edit is not None:
             edits.append(edit)
-    return rule_fix(diagnostic.code, f"{title} (a new record below the call; the chain goes on through it)", *edits)
+    return fix(diagnostic.code, f"{title} (a new record below the call; the chain goes on through it)", *edits)
 
 
-def _value_text(doc: Document, line: int, path: jsonscan.Path) -> str | None:
+def _value_text(doc: FixDoc, line: int, path: jsonscan.Path) -> str | None:
     found = jsonscan.value_span(doc.lines[line], path)
     return doc.lines[line][found[0]:found[1]] if found is not None else None
 
@@ -327,7 +341,7 @@ def _block_type(text: str, item: jsonscan.Node) -> str | None:
     return jsonscan.string_value(text, kind) if kind is not None else None
 
 
-def _thinking_first(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+def _thinking_first(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """CCD043: the response's thinking first, as the API requires. Across records (Claude Code writes one a block),
     the thinking record moves up the chain to the head of its response's run; within one record, its thinking
     blocks go first in its content (each block's text as written)."""
@@ -356,7 +370,7 @@ def _thinking_first(doc: Document, diagnostic: Diagnostic) -> Fix | None:
                 edits.append(replace_value(doc.lines, other.line, ("parentUuid",), json_text(previous)))
         if any(edit is None for edit in edits):
             return None
-        return rule_fix(diagnostic.code, f"Move this thinking record up to the head of its response (above line "
+        return fix(diagnostic.code, f"Move this thinking record up to the head of its response (above line "
                         f"{head.line + 1}), relinking the records around it", *[e for e in edits if e is not None])
     text = doc.lines[line]
     content = jsonscan.find(jsonscan.scan(text), ("message", "content"))
@@ -367,15 +381,23 @@ def _thinking_first(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     ordered = [piece for piece, thinking in pieces if thinking] + [piece for piece, thinking in pieces if not thinking]
     if [piece for piece, _ in pieces] == ordered:
         return None
-    return rule_fix(diagnostic.code, "Put this record's thinking blocks first",
+    return fix(diagnostic.code, "Put this record's thinking blocks first",
                     TextEdit(Span(line, content.start, line, content.end), "[" + ",".join(ordered) + "]"))
 
 
-FIXERS: dict[str, tuple[int, Fixer]] = {
-    "CCD001": (0, _torn),
-    "CCD020": (3, _parent), "CCD021": (3, _parent), "CCD023": (3, _parent),
-    "CCD030": (4, _orphan),
-    "CCD031": (5, _unanswered),
-    "CCD043": (4, _thinking_first),
+UNANSWERED = REFERENCES + 1
+"""After the orphan results are relinked or dropped: the calls still open get their results."""
+
+FIXERS: Fixers = {
+    "CCD001": (LINES, _torn),
+    "CCD003": (LINES, generic.drop_line("line, which holds no record")),
+    "CCD004": (LINES, generic.drop_line("blank line")),
+    "CCD005": (LINES, generic.lf),
+    "CCD006": (LINES, generic.torn_tail),
+    "CCD020": (PARENTS, _parent), "CCD021": (PARENTS, _parent), "CCD023": (PARENTS, _parent),
+    "CCD030": (REFERENCES, _orphan),
+    "CCD043": (REFERENCES, _thinking_first),
+    "CCD031": (UNANSWERED, _unanswered),
 }
-"""Claude Code's fixers by rule, with their phase (fixes.py): lines, parents, orphan results, open calls."""
+"""Claude Code's rules with a fix: the phase it runs in and the fixer (lines, parents, orphan results and thinking
+order, then the calls still open)."""
