@@ -17,8 +17,8 @@ from session_lsp.analysis.document import analyze
 from session_lsp.analysis.features.fixes import fix_document
 
 CASES = Path(__file__).parent / "cases" / "claude"
-FILES = ("CCD030-call-id-edited.jsonl", "CCD020-bridged-to-row-without-uuid.jsonl", "CCD001-torn-then-appended.jsonl",
-         "CCD043-thinking-not-first.jsonl")
+FILES = ("CCD030-result-id-edited.jsonl", "CCD020-dangling-parent-to-row-without-uuid.jsonl",
+         "CCD001-torn-then-appended.jsonl", "CCD043-thinking-not-first.jsonl")
 KINDS: tuple[Any, ...] = (None, True, 1.5, 2**70, "", "u1", [1, "a"], {"k": 1})
 
 Path_ = tuple[str | int, ...]

@@ -1058,7 +1058,7 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '2:8: CCD001 [warning] not JSON (the line ends in the middle of a JSON value): Claude Code skips the line; '
             'nothing on it reads as a conversation record (Claude Code writes those starting with `{"parentUuid":`), '
             'so the resumed conversation is whole; delete the line',
-            None),
+            ['- {"type":', '- not json', '- {"type":"ap', '- {"type":"us']),
  'CCD002': ('tests/cases/claude/CCD002-glued-records.jsonl',
             5,
             ['5 | '
@@ -1077,12 +1077,12 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             ['7 | ["not","a","record"]', '  | ^^^^^^^^^^^^^^^^^^^^'],
             '7:1: CCD003 [warning] JSON array, not a record object: Claude Code skips the line when it loads the '
             'session, so the record on it is lost',
-            None),
+            ['- ["not","a","record"]']),
  'CCD004': ('tests/cases/claude/CCD004-blank-line.jsonl',
             4,
             ['4 | ', '  | ^'],
             '4:1: CCD004 [hint] blank line: Claude Code skips it (it never writes one)',
-            None),
+            ['-', '-']),
  'CCD005': ('tests/cases/claude/CCD005-crlf.jsonl',
             1,
             ['1 | …12-05T08:00:00.000Z","sessionId":"5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f","content":"List the '
@@ -1169,7 +1169,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '6:15: CCD020 [error] `parentUuid` names no record of this file: no record was written within 5 s before '
             'it (by `timestamp`), so Claude Code starts the history here on resume: everything above is not sent; '
             'point it at the record it follows',
-            None),
+            ['- {"parentUuid":"gone-0000","isSidechain":false,"type":"assistant","message":{"id":"msg_2","type":"mes…',
+             '+ '
+             '{"parentUuid":"u2","isSidechain":false,"type":"assistant","message":{"id":"msg_2","type":"message","…']),
  'CCD021': ('tests/cases/claude/CCD021-null-parent-mid-chain.jsonl',
             5,
             ['5 | '
@@ -1178,7 +1180,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '5:15: CCD021 [error] `parentUuid` is null in the middle of the conversation: Claude Code ends the chain '
             "here on resume, so everything above is not sent (a tool result whose call is cut off becomes '[Orphaned "
             "tool result removed due to conversation resume]'); set it to the uuid of the record above",
-            None),
+            ['- {"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_…',
+             '+ '
+             '{"parentUuid":"a2","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_…']),
  'CCD022': ('tests/cases/claude/CCD022-dangling-logical-parent.jsonl',
             8,
             ['8 | '
@@ -1195,7 +1199,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '2:15: CCD023 [warning] `parentUuid` closes a cycle: walking up from the leaf, Claude Code would come back '
             'to a record it has sent; it breaks the cycle here and links the record to the one written last before it '
             '(by `timestamp`, within 5 s; with none, the history starts here); point it at the record it follows',
-            None),
+            ['- {"parentUuid":"a3","isSidechain":false,"type":"user","message":{"role":"user","content":"List the fi…',
+             '+ {"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"List the '
+             'fi…']),
  'CCD024': ('tests/cases/claude/CCD024-duplicate-uuid.jsonl',
             6,
             ['6 | '
@@ -1219,7 +1225,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
              '  |                                          ^^^^^^^^^^^^^^^'],
             '5:190: CCD030 [error] tool_result without its call (no tool_use on the resumed chain has this id): Claude '
             "Code drops it on resume (a user turn left empty is sent as '(no content)'); remove it or restore the call",
-            None),
+            ['- …es.py","is_error":false},{"tool_use_id":"toolu_nowhere","type":"tool_result","content":"x"}]},"uuid"…',
+             '+ '
+             '…es.py","is_error":false}]},"uuid":"u2","timestamp":"2026-12-05T08:00:00.000Z","sessionId":"5d0c6a57-…']),
  'CCD031': ('tests/cases/claude/CCD031-unanswered-tool-use.jsonl',
             4,
             ['4 | '
@@ -1227,7 +1235,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
              '  |                                          ^^^^^^^^^'],
             '4:254: CCD031 [error] tool_use with no tool_result on the resumed chain: Claude Code drops the call on '
             'resume (the model never sees it was made); add its result or remove the call',
-            None),
+            ['- …8:00:00.000Z","sessionId":"5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f","version":"2.1.332","sourceToolAssi…',
+             '+ … was recorded, so its outcome is unknown. Check whether it took effect before relying on it or '
+             'runni…']),
  'CCD032': ('tests/cases/claude/CCD032-duplicate-tool-result.jsonl',
             5,
             ['5 | '
@@ -1269,7 +1279,13 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '4:164: CCD043 [warning] a thinking block after text or a tool call of the same response: Claude Code '
             'merges the records of one message.id into one assistant message, and the API requires its thinking first '
             '(400 on resume); move this record above the others of its response',
-            None),
+            ['- …l":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"…',
+             '- …l":"claude-opus-5-5","content":[{"type":"thinking","thinking":"Run ls.","signature":"sig"}],"stop_re…',
+             '- …ool_result","content":"notes.py","is_error":false}]},"uuid":"u2","timestamp":"2026-12-05T08:00:00.00…',
+             '+ …l":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"…',
+             '+ …l":"claude-opus-5-5","content":[{"type":"thinking","thinking":"Run ls.","signature":"sig"}],"stop_re…',
+             '+ '
+             '…ool_result","content":"notes.py","is_error":false}]},"uuid":"u2","timestamp":"2026-12-05T08:00:00.00…']),
  'CCD050': ('tests/cases/claude/CCD050-no-conversation.jsonl',
             1,
             ['1 | '
