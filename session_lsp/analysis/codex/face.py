@@ -60,8 +60,8 @@ def _parent_candidates(thread: str, path: str) -> list[str]:
 
 
 class CodexFormat(plain.Quiet):
-    """Codex's face. From `plain.Quiet` it keeps what a rollout does not offer yet: folds, hints, call cards, renames
-    and renumbering."""
+    """Codex's face. From `plain.Quiet` it keeps what a rollout does not offer yet: hints, call cards, renames and
+    renumbering."""
 
     kind = Kind.CODEX
     agent = "Codex"
@@ -193,6 +193,9 @@ class CodexFormat(plain.Quiet):
         if not isinstance(model, CodexModel):
             return super().outline(model, results, budget)
         return payloads.outline(model, results, budget)
+
+    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return payloads.folds(model) if isinstance(model, CodexModel) else []
 
     def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
         return payloads.card_rows(model, line) if isinstance(model, CodexModel) else []
