@@ -18,7 +18,8 @@ import {
 
 import { Discovery, discover } from "./discovery";
 import { nodeProbes, pythonExtensionInterpreter } from "./probes";
-import { AnalyzeFileResult, ContextResult, METHODS, TreeResult } from "./protocol";
+import { AnalyzeFileResult, ContextResult, DecompressResult, METHODS, TreeResult } from "./protocol";
+import { COMPRESSED_SELECTOR, registerCompressed } from "./compressed";
 import { ContextProvider, contextUri } from "./contextDocument";
 import { SessionTreeProvider } from "./treeView";
 import { SessionStatus } from "./status";
@@ -28,6 +29,7 @@ const SELECTOR = [
   { scheme: "file", language: "jsonl" },
   { scheme: "untitled", language: "jsonl" },
   { scheme: "file", pattern: "**/*.jsonl" },
+  COMPRESSED_SELECTOR,
 ];
 
 let session: Session | undefined;
@@ -80,6 +82,7 @@ class Session implements vscode.Disposable {
       this.treeView,
       this.status,
       vscode.workspace.registerTextDocumentContentProvider(ContextProvider.scheme, this.contexts),
+      ...registerCompressed((path) => this.request<DecompressResult>(METHODS.decompress, { path })),
       vscode.commands.registerCommand("sessionLsp.restart", () => this.restart()),
       vscode.commands.registerCommand("sessionLsp.showContext", () => this.showContext()),
       vscode.commands.registerCommand("sessionLsp.goToActiveLeaf", () => this.goToActiveLeaf()),
