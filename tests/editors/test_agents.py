@@ -137,13 +137,14 @@ def test_vscode(case: Case, session: Path, code_server: dict[str, object], tmp_p
     problems = " | ".join(data["problems"])
     assert all(code in problems for _, code in case.diagnostics), problems
     assert case.message in problems, problems
+    assert data["problem_position"].startswith(f"Ln {case.diagnostics[0][0] + 1},"), data["problem_position"]
     assert data["squiggles"] > 0
     assert case.status in data["status"], data["status"]
     case.check_hover(data["hover"])
     assert data["after_definition"].startswith(f"Ln {case.definition + 1},"), data["after_definition"]
     outline = " | ".join(data["outline"])  # the rows in view
     assert case.tree_texts[0].partition(": ")[2][:30] in outline, outline
-    tree = " | ".join(data["tree"])
+    tree = " | ".join(data["tree_on_open"] + data["tree"])  # the rows in view, first at the top, then at the hover
     assert all(label in tree for label in case.tree_texts), tree
     if case.compressed:
         # Read-only, under the file's own name, with the text Codex wrote.

@@ -185,6 +185,11 @@ async function expand(pane) {
       await page.locator(".markers-panel .monaco-list-row", { hasText: scenario.diagnostic }).first().waitFor({ timeout: 60000 });
       await page.waitForTimeout(500);
       out.problems = await rows(page.locator(".markers-panel .monaco-list-row"));
+      // A click on the first problem shows it in the editor, under its squiggle.
+      await page.locator(".markers-panel .monaco-list-row", { hasText: scenario.diagnostic }).first().click();
+      await page.waitForTimeout(700);
+      out.problem_position = await statusPosition(page);
+      out.squiggles = await page.locator(".monaco-editor .squiggly-error, .monaco-editor .squiggly-warning").count();
     });
 
     await step("status bar", async () => {
@@ -197,8 +202,6 @@ async function expand(pane) {
     await step("hover", async () => {
       await page.locator(".monaco-editor .view-lines").first().click();
       await goTo(page, hoverLine, hoverCol);
-      await page.waitForTimeout(300);
-      out.squiggles = await page.locator(".monaco-editor .squiggly-error, .monaco-editor .squiggly-warning").count();
       out.hover = await showHover(page);
       await page.keyboard.press("Escape");
     });
