@@ -271,7 +271,11 @@ class Session implements vscode.Disposable {
     const tree = this.tree.resultFor(uri) ?? (await this.requestTree(uri));
     const leaf = tree?.leaf;
     if (typeof leaf !== "number") {
-      void vscode.window.showInformationMessage("Session LSP: this file has no active leaf (no entries).");
+      // A flat log (thndrs, Codex) has no tree, so no `leaf` at all.
+      const flat = tree !== undefined && tree.leaf === undefined && tree.entry_count > 0;
+      void vscode.window.showInformationMessage(flat
+        ? `Session LSP: a ${tree.label} session is a flat log with no active leaf: the agent appends after its last record.`
+        : "Session LSP: this file has no active leaf (no entries).");
       return;
     }
     await this.revealLine(uri, leaf);
