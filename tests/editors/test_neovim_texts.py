@@ -40,8 +40,8 @@ def test_session_context_says_when_the_context_starts_mid_conversation(tmp_path:
 def test_session_context_says_when_codex_refuses_to_resume(tmp_path: Path) -> None:
     nvim = require(which("nvim"), "Debian's neovim")
     refused = "rollout at /s/rollout.jsonl does not start with session metadata"
-    payload: dict[str, object] = {"format": "codex", "version": None, "label": "Codex", "leaf": None, "refused": refused,
-                                  "messages": []}
+    payload: dict[str, object] = {"format": "codex", "version": None, "label": "Codex", "leaf": None,
+                                  "refused": refused, "messages": []}
     lines = _render_context(nvim, payload, 0, tmp_path / "refused.json")
     assert lines[:2] == ["# Model context from line 1: 0 messages",
                          f"The agent refuses to resume this file: {refused}. Nothing is sent."]
