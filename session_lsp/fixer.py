@@ -2,9 +2,9 @@
 editor offers as quick fixes) applied to files, to a fixpoint, and written atomically (`atomic.py`).
 
 Safe fixes only, unless `--unsafe-fixes`; `--diff` prints what would change and writes nothing; `--show-fixes`
-lists each fix applied. A file that is not valid UTF-8 is written only with the fix that says so (ELY006/THN002,
-unsafe), since writing the text replaces the invalid bytes. A file that changed while it was being fixed (an agent
-appending to it) is left alone, with a message.
+lists each fix applied. A file that is not valid UTF-8 is written only with the fix that says so (the code of its
+format's `utf8_issue`, unsafe), since writing the text replaces the invalid bytes. A file that changed while it was
+being fixed (an agent appending to it) is left alone, with a message.
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from .analysis.features import Fix, fix_document
 from .analysis.registry import RULES
 from .analysis.rule_filter import RuleFilter
 from .files import NotReadable, is_zstd
-
-UTF8_CODES = frozenset({"ELY006", "THN002"})
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -61,10 +59,12 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
     repaired = fix_document(document, chosen.apply, unsafe)
     new = repaired.text.encode("utf-8")
     applied = list(repaired.applied)
-    if document.invalid_utf8 and applied and not any(UTF8_CODES & set(fix.codes) for fix in applied):
+    utf8 = document.face.utf8_issue
+    if document.invalid_utf8 and applied and not any(utf8 is not None and utf8[0] in fix.codes for fix in applied):
+        how = f"with --unsafe-fixes ({utf8[0]})" if utf8 is not None else "with --unsafe-fixes"
         return Outcome(name, [], None, data, repaired.unsafe_left,
                        "not valid UTF-8, so writing any fix would replace the invalid bytes with U+FFFD: fix it "
-                       "with --unsafe-fixes (ELY006/THN002), or by hand")
+                       f"{how}, or by hand")
     return Outcome(name, applied, new if applied and new != data else None, data, repaired.unsafe_left)
 
 

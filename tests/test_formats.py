@@ -19,7 +19,7 @@ from session_lsp.analysis.editing import ObjectTemplate
 from session_lsp.analysis.formats import FORMATS, Format, detect, format_for
 from session_lsp.analysis.lines import decode
 from session_lsp.analysis.registry import RULES, rule
-from session_lsp.analysis.results import Options
+from session_lsp.analysis.results import Options, Session
 
 TESTS = Path(__file__).parent
 GOOD = {
@@ -34,6 +34,7 @@ SESSIONS = (Kind.ELYRA, Kind.THNDRS, Kind.CLAUDE, Kind.CODEX)
 TEMPLATED = (Kind.ELYRA, Kind.THNDRS, Kind.CLAUDE)
 """The formats whose faces offer line templates (Codex offers none yet: `first_line`/`new_lines` answer nothing)."""
 MEMBERS = sorted(name for name in vars(Format) if not name.startswith("_"))
+SESSION_MEMBERS = sorted(name for name in vars(Session) if not name.startswith("_"))
 NOW = datetime(2026, 3, 1, 9, 15, tzinfo=UTC)
 
 
@@ -82,11 +83,33 @@ def test_each_face_has_every_member_of_the_protocol(kind: Kind) -> None:
     face = format_for(kind)
     missing = [name for name in MEMBERS if not hasattr(face, name)]
     assert missing == []
-    assert len(MEMBERS) > 30
+    assert len(MEMBERS) > 25
     methods = [name for name in MEMBERS if inspect.isfunction(getattr(Format, name))]
     renamed = [name for name in methods if not inspect.isfunction(getattr(type(face), name, None))
                or _parameters(getattr(type(face), name)) != _parameters(getattr(Format, name))]
     assert renamed == []
+
+
+@pytest.mark.parametrize("kind", list(Kind), ids=lambda kind: kind.value)
+def test_each_file_s_session_has_every_member_of_the_protocol(kind: Kind) -> None:
+    """The link pass of each format's good file gives its own session class (the null one for a plain file), with
+    every `Session` member under the protocol's parameter names."""
+    session = analyze("\n".join(_lines(kind)) + "\n").session
+    assert type(session).__module__ == ("session_lsp.analysis.plain" if kind is Kind.UNKNOWN
+                                        else f"session_lsp.analysis.{kind.name.lower()}.session")
+    assert len(SESSION_MEMBERS) > 15
+    renamed = [name for name in SESSION_MEMBERS if not inspect.isfunction(getattr(type(session), name, None))
+               or _parameters(getattr(type(session), name)) != _parameters(getattr(Session, name))]
+    assert renamed == []
+
+
+@pytest.mark.parametrize("protocol", [Format, Session], ids=lambda protocol: protocol.__name__)
+def test_no_protocol_member_takes_a_model(protocol: type) -> None:
+    """Features never hand a link model back: a face is static, a session holds its own typed model."""
+    taking = [name for name in vars(protocol) if inspect.isfunction(vars(protocol)[name])
+              and "model" in _parameters(vars(protocol)[name])]
+    assert taking == []
+    assert "model" in _parameters(lambda self, model: None)  # the check sees a parameter so named
 
 
 @pytest.mark.parametrize("kind", SESSIONS, ids=lambda kind: kind.value)
@@ -179,7 +202,7 @@ def test_new_line_templates_at_the_end_of_a_good_file_continue_it(kind: Kind) ->
     document = analyze("\n".join(_lines(kind)) + "\n")
     face = document.face
     assert face is format_for(kind)
-    templates = face.new_lines(document.results, document.linked.model, len(document.lines) - 1, NOW, Options())
+    templates = document.session.new_lines(document.results, len(document.lines) - 1, NOW)
     assert len(templates) > 5
     assert all(isinstance(template.line, ObjectTemplate) for template in templates)
     if kind is Kind.THNDRS:

@@ -14,10 +14,10 @@ PACKAGE = Path(__file__).parent.parent / "session_lsp"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.text", "analysis.diagnostics", "analysis.forwarding", "analysis.jsonscan", "analysis.payload_types"),
-    ("analysis.lines", "analysis.registry", "analysis.line_store", "analysis.structure"),
-    ("analysis.detect", "analysis.validate", "analysis.results", "analysis.rule_filter", "analysis.editing",
-     "analysis.excerpt"),
-    ("analysis.anchors", "analysis.plain", "analysis.result_store"),
+    ("analysis.lines", "analysis.registry", "analysis.line_store", "analysis.structure", "analysis.editing"),
+    ("analysis.detect", "analysis.validate", "analysis.results", "analysis.rule_filter", "analysis.excerpt"),
+    ("analysis.anchors", "analysis.result_store", "analysis.fixing"),
+    ("analysis.plain",),
     ("analysis.elyra", "analysis.thndrs", "analysis.claude", "analysis.codex"),
     ("analysis.formats",),
     ("analysis.document",),

@@ -1,6 +1,7 @@
 """Every format's link model is a `results.LinkModel`: the features read a model's links through the protocol alone,
-so a model that lacks a member, or names its parameters otherwise, breaks them; its structure they ask of the face
-(`formats.Format`), which reads its own model and ignores any other. Checked on real case files."""
+so a model that lacks a member, or names its parameters otherwise, breaks them; its structure they ask of the
+document's session (`results.Session`, made by the link pass and bound to that model). Checked on real case
+files."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import pytest
 from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.claude.model import ClaudeModel
 from session_lsp.analysis.elyra.model import ElyraModel
-from session_lsp.analysis.formats import FORMATS, format_for
 from session_lsp.analysis.results import LinkModel, Reference
 from session_lsp.analysis.structure import Budget, Hint, Lens, OutlineNode, RenameTarget, Renumbering
 from session_lsp.analysis.thndrs.model import ThndrsModel
@@ -47,46 +47,51 @@ def test_each_format_model_satisfies_the_protocol(case: str, model_type: type) -
 @pytest.mark.parametrize(("case", "model_type"), MODELS)
 def test_each_format_answers_in_the_neutral_shapes(case: str, model_type: type) -> None:
     document = analyze((CASES / case).read_text(encoding="utf-8"), Options())
-    model, face = document.linked.model, document.face
-    assert model is not None and face is format_for(document.format.kind)
+    model, session = document.linked.model, document.session
+    assert model is not None and session is document.linked.session
     size = len(document.lines)
     for line in range(size):
         assert all(type(r) is Reference and r.line == line for r in model.references_from(line))
         assert all(type(r) is Reference and r.target == line for r in model.references_to(line))
-        assert all(type(row) is str for row in face.card_rows(model, line, {}))
-        found = face.rename_target(model, line, ("id",), "x")
+        assert all(type(row) is str for row in session.card_rows(line, {}))
+        found = session.rename_target(line, ("id",), "x")
         assert found is None or (type(found) is RenameTarget and found.places[0][0] == line)
     budget = Budget(10_000)
-    outline = face.outline(model, document.results, budget)
+    outline = session.outline(document.results, budget)
     stack = list(outline.nodes)
     assert stack and budget.cut == 0
     while stack:
         node = stack.pop()
         assert type(node) is OutlineNode and 0 <= node.first <= node.line <= node.last < size
         stack.extend(node.children)
-    assert all(0 <= first < last < size for first, last in face.folds(model, document.results))
-    assert all(type(lens) is Lens and 0 <= lens.line < size for lens in face.lenses(model))
-    assert all(type(hint) is Hint and 0 <= hint.line < size for hint in face.hints(model, 0, size - 1))
-    assert type(face.renumbering(model)) is Renumbering
+    assert all(0 <= first < last < size for first, last in session.folds(document.results))
+    assert all(type(lens) is Lens and 0 <= lens.line < size for lens in session.lenses())
+    assert all(type(hint) is Hint and 0 <= hint.line < size for hint in session.hints(0, size - 1))
+    assert type(session.renumbering()) is Renumbering
 
 
 @pytest.mark.parametrize(("case", "model_type"), MODELS)
-def test_a_face_answers_nothing_for_another_format_s_model(case: str, model_type: type) -> None:
+def test_the_session_holds_the_model_of_its_own_link_pass(case: str, model_type: type) -> None:
+    """The session is the link pass's: after an edit that relinks, the document's session is a new one, bound to the
+    new model (an edit that changes no facts keeps both)."""
     document = analyze((CASES / case).read_text(encoding="utf-8"), Options())
-    model = document.linked.model
-    size = len(document.lines)
-    for kind, face in FORMATS.items():
-        if kind is document.format.kind:
-            continue
-        assert face.outline(model, document.results, Budget(10_000)).nodes == []
-        assert face.folds(model, document.results) == face.lenses(model) == face.hints(model, 0, size - 1) == []
-        assert all(face.card_rows(model, line, {}) == [] for line in range(size))
-        assert face.renumbering(model) == Renumbering(0, ())
-        tree = msgspec.json.decode(b"".join(face.tree(document.format, document.results, model)))
-        context = face.context(document.format, document.lines, document.results, model, size - 1, Options())
-        assert tree["nodes"] == [] and msgspec.json.decode(msgspec.json.encode(context))["messages"] == []
+    before = document.session
+    assert getattr(before, "model", None) is document.linked.model
+    document.edit(len(document.lines) - 1, 0, len(document.lines) - 1, 0, "{}\n")
+    after = document.session
+    assert after is not before and getattr(after, "model", None) is document.linked.model
+    assert type(after) is type(before)
 
 
-def test_a_file_that_is_not_a_session_has_no_model() -> None:
+def test_a_file_that_is_not_a_session_has_no_model_and_a_session_that_answers_nothing() -> None:
     text = (CASES / "plain" / "SLS001-ordinary-jsonl.jsonl").read_text(encoding="utf-8")
-    assert analyze(text, Options()).linked.model is None
+    document = analyze(text, Options())
+    assert document.linked.model is None
+    session, size = document.session, len(document.lines)
+    assert session.outline(document.results, Budget(10_000)).nodes == []
+    assert session.folds(document.results) == session.lenses() == session.hints(0, size - 1) == []
+    assert all(session.card_rows(line, {}) == [] for line in range(size))
+    assert session.renumbering() == Renumbering(0, ())
+    tree = msgspec.json.decode(b"".join(session.tree(document.results)))
+    context = session.context(document.lines, document.results, size - 1)
+    assert tree["nodes"] == [] and msgspec.json.decode(msgspec.json.encode(context))["messages"] == []

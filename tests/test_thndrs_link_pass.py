@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from session_lsp.analysis import Document, Options, Severity, analyze
-from session_lsp.analysis.thndrs.link_pass import file_parts
+from session_lsp.analysis.thndrs.checks import file_parts
 
 SID = "session-20260427-081029"
 

@@ -26,7 +26,7 @@ from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
 from .result_store import PlainResults
-from .results import FormatAnalyzer, LineResult, Linked, Options, line_result
+from .results import FormatAnalyzer, LineResult, Linked, Options, Session, line_result
 from .text import decode_bytes, split_lines, without_surrogates
 
 
@@ -186,6 +186,12 @@ class Document:
         """The format's face (`formats.Format`): what features ask instead of testing the format's kind."""
         return format_for(self.format.kind)
 
+    @property
+    def session(self) -> Session:
+        """The file's link model as its format reads it (`results.Session`, from the link pass): what features ask
+        of the file's structure. It follows `linked`: after an edit that changes links, a new one."""
+        return self.linked.session
+
     def _line(self, number: int, text: str) -> LineResult:
         """The line pass of line `number`. A byte order mark, or other space JSON does not allow (`\\v`, `\\f`), at
         the very start is the format's to judge (pi's loader trims the whole file before splitting it, in some
@@ -312,14 +318,14 @@ class Document:
         # after the final "\n": not a line (unless it is the stand-in of a line too long to hold)
         end_of_file = last if self.lines[-1] == "" and last not in self._too_long else None
         results, made = self.results, self._line_diagnostics
-        model, place = self.linked.model, self.face.place
+        place = self.session.place
         for number in self._issue_lines:
             if number != end_of_file:
                 found = made.get(number)
                 if found is None:
                     found = made[number] = [_from_line_issue(number, issue) for issue in results[number].issues]
                 for diagnostic in found:
-                    placed = place(model, number, diagnostic.code) if model is not None else None
+                    placed = place(number, diagnostic.code)
                     if placed is not None:
                         note, severity = placed
                         diagnostic = msgspec.structs.replace(diagnostic, message=f"{diagnostic.message} {note}",

@@ -2,6 +2,10 @@
 them. Each format package exports its `FORMAT` (`elyra/face.py`, `thndrs/face.py`, `plain.py`); nothing outside a
 package reaches into it, so a third format, or a new pi release, lands in that one package (and its row here).
 
+A face is static: it knows the format, never a file. What a file's link model tells (outline, cards, renames, the
+tree and context payloads, ...) is the `results.Session` its link pass returns on `Linked.session`
+(`Document.session`), bound to that model: no feature hands a model back to a face.
+
 Detection lives here too: it asks every format in turn whether a file's first JSON object is one of its own.
 """
 
@@ -12,24 +16,22 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-import msgspec
-
 from . import claude, codex, elyra, plain, thndrs
 from .detect import UNKNOWN, FormatInfo, Kind, first_objects
-from .diagnostics import LineIssue, Severity
+from .diagnostics import LineIssue
 from .editing import LineTemplate
+from .fixing import Fixers
 from .jsonscan import Path
-from .payload_types import Buffer
-from .results import LineResult, Linked, Options
-from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
+from .results import LineResult, Linked, Options, Session
 
 LinePass = Callable[[str, FormatInfo, Any], LineResult]
 """A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
 
 
 class Format(Protocol):
-    """A format as seen from outside its package. `model` arguments are the format's own link model
-    (`Linked.model`), or anything else, which it then ignores; `results` are a document's line results."""
+    """A format as seen from outside its package, before any file: detection, schema, releases, the two passes and
+    what the editor may know of the format as such. Nothing here takes a link model: a file's structure is its
+    `Session` (`Linked.session`), which `link` and `relink` make. `results` are a document's line results."""
 
     @property
     def kind(self) -> Kind: ...
@@ -128,11 +130,6 @@ class Format(Protocol):
         analysed as written."""
         ...
 
-    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
-        """Where the entry of a line-pass issue (rule `code`, on `line`) sits in `model`, when that changes what the
-        issue means: a note to add to its message and a severity (None: the rule's); None when nothing changes."""
-        ...
-
     def session_id_in_file_name(self, path: str | None) -> str | None:
         """The session id a file name the agent chose carries."""
         ...
@@ -151,26 +148,19 @@ class Format(Protocol):
         """(value, detail) for a string field the agent writes only some values in."""
         ...
 
-    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
-                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        """(value, detail) for the reference field `key` being written on `line`; `levels` are the members known
-        of each object on the cursor's path."""
-        ...
-
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        """The id the agent would give as parent to a line appended at `line`, if lines have parents."""
-        ...
-
-    def id_in_use(self, model: object, candidate: str) -> bool: ...
-
-    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
-                levels: Sequence[dict[str, Any]]) -> bool:
-        """Whether a value the schema allows at `container`/`key` is one the checker flags on `line`, so the
-        editor does not offer it."""
-        ...
-
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         """A note for a tag value the targeted release does not know ("" when it does)."""
+        ...
+
+    @property
+    def fixers(self) -> Fixers:
+        """This format's repairs: rule code -> (phase, fixer), in its package's `fixes.py` (the shared ones from
+        `fixing.generic`); `features/fixes.py` applies them."""
+        ...
+
+    @property
+    def renumbered(self) -> frozenset[str]:
+        """The rule codes one renumbering of the file's records repairs (the session's `renumbering`)."""
         ...
 
     def sample(self, now: datetime) -> list[str]:
@@ -182,68 +172,6 @@ class Format(Protocol):
         """The line that makes an empty file (named `path`) a session of this format."""
         ...
 
-    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
-                  options: Options) -> list[LineTemplate]:
-        """Every line the agent could append at `line`, with what the lines above fix."""
-        ...
-
-    # The file's structure, from its link model, in the neutral shapes of `structure`; a format without some
-    # structure answers with nothing (an empty list, None).
-
-    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
-        """The document outline, as far as `budget` lets it go (each node shown takes one; what is left out is
-        added to `budget.cut`, counted in the outline's noun)."""
-        ...
-
-    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        """(first, last line) of each stretch of lines that folds as one."""
-        ...
-
-    def lenses(self, model: object) -> list[Lens]:
-        """The code lenses, in the order they are shown."""
-        ...
-
-    def hints(self, model: object, first: int, last: int) -> list[Hint]:
-        """The inlay hints on lines `first`..`last` (inclusive, both in the file); costs O(lines in the range)."""
-        ...
-
-    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        """The markdown rows of the card that describes this line (`record`: its decoded object, {} if none)."""
-        ...
-
-    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        """(heading, rows) of the card of the call named `call_id` that this line makes, or None."""
-        ...
-
-    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        """What a rename with the cursor at `path` on `line` (where the string `value` is written) changes."""
-        ...
-
-    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
-        """Why `new_name` cannot replace the target's value, or None. Not asked for a non-empty name equal to the
-        value (that rename changes nothing)."""
-        ...
-
-    def reid(self, model: object, line: int) -> RenameTarget | None:
-        """For the later of two lines declaring one value (a duplicate id): its declaration, then the places after
-        it (up to the next line declaring the value) that name the value: they meant this line, so they follow it
-        to a fresh value. None when the line declares nothing that can be given one."""
-        ...
-
-    def renumbering(self, model: object) -> Renumbering:
-        """The record numbers in line order as the agent writes them, and where the file differs."""
-        ...
-
-    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
-        """The JSON of `sessionLsp/tree` (the whole conversation structure), in parts: a million-entry session's
-        nodes are never all held at once."""
-        ...
-
-    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
-                line: int, options: Options) -> msgspec.Struct:
-        """The payload of `sessionLsp/context`: what the agent would send from `line`."""
-        ...
-
 
 FORMATS: Mapping[Kind, Format] = {
     Kind.ELYRA: elyra.FORMAT,
@@ -253,6 +181,8 @@ FORMATS: Mapping[Kind, Format] = {
     Kind.UNKNOWN: plain.FORMAT,
 }
 """Every `Kind`'s face; detection asks them in this order."""
+
+__all__ = ["FORMATS", "Format", "LinePass", "Session", "detect", "format_for", "with_releases"]
 
 
 def with_releases() -> list[Format]:

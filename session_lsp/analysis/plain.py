@@ -1,6 +1,7 @@
 """Files that are not sessions: ordinary JSON Lines and look-alikes stay quiet. `FORMAT` is the entry of
 `formats.FORMATS` for `Kind.UNKNOWN`: it recognises nothing, checks nothing, and offers nothing but the notice that
-the file is not checked."""
+the file is not checked; its link pass gives a `NoSession`, the null `results.Session` every format's session
+inherits what it has no structure for from."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import msgspec
 from .detect import FormatInfo, Kind
 from .diagnostics import LineIssue, Severity
 from .editing import LineTemplate
+from .fixing import Fixer
 from .jsonscan import Path
 from .lines import LineKind, is_blank
 from .payload_types import Buffer, OtherTree, TurnContext
@@ -40,9 +42,8 @@ def _version(text: str, agent: str, example: str) -> tuple[int, ...]:
 
 
 class Quiet:
-    """The editor structure of a format that has none to offer: no outline, folds, lenses or hints, no cards, nothing
-    to rename or renumber, a tree and a context that name only the file's format. Plain files have none of it; a
-    session format inherits it and answers what it has (and this, when it has no model)."""
+    """What a format's face shares: `release_for` read from its `releases`. A face inherits it; plain files have no
+    releases."""
 
     releases: Mapping[str, object]
     agent: str
@@ -63,49 +64,78 @@ class Quiet:
         return older[-1], (f"{self.agent} {version} is not a release session-lsp knows: it is read as {self.agent} "
                            f"{older[-1]}, the newest known release older than it")
 
-    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
+
+class NoSession:
+    """The `results.Session` of a file with no structure to offer: no outline, folds, lenses or hints, no cards,
+    nothing to rename or renumber, no values to suggest, a tree and a context that name only the file's format.
+    Plain files have this one; a format's session inherits it and answers what its model has."""
+
+    __slots__ = ("info", "options")
+
+    def __init__(self, info: FormatInfo, options: Options) -> None:
+        self.info = info
+        self.options = options
+
+    def place(self, line: int, code: str) -> tuple[str, Severity | None] | None:
+        """Nothing: a file without a model places nothing."""
+        return None
+
+    def reference_values(self, results: Sequence[LineResult], line: int, key: str,
+                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+        return []
+
+    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
+        return None
+
+    def id_in_use(self, candidate: str) -> bool:
+        return False
+
+    def flagged(self, line: int, container: Path, key: str | None, value: Any,
+                levels: Sequence[dict[str, Any]]) -> bool:
+        return False
+
+    def new_lines(self, results: Sequence[LineResult], line: int, now: datetime) -> list[LineTemplate]:
+        return []
+
+    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
         return Outline([], "lines")
 
-    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+    def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
         return []
 
-    def lenses(self, model: object) -> list[Lens]:
+    def lenses(self) -> list[Lens]:
         return []
 
-    def hints(self, model: object, first: int, last: int) -> list[Hint]:
+    def hints(self, first: int, last: int) -> list[Hint]:
         return []
 
-    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
+    def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
         return []
 
-    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
+    def call_card(self, line: int, call_id: str) -> tuple[str, list[str]] | None:
         return None
 
-    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
+    def rename_target(self, line: int, path: Path, value: str | None) -> RenameTarget | None:
         return None
 
-    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
+    def rename_refusal(self, target: RenameTarget, new_name: str) -> str | None:
         return None
 
-    def reid(self, model: object, line: int) -> RenameTarget | None:
+    def reid(self, line: int) -> RenameTarget | None:
         return None
 
-    def renumbering(self, model: object) -> Renumbering:
+    def renumbering(self) -> Renumbering:
         return Renumbering(0, ())
 
-    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
+    def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
         """The file's format and nothing else."""
+        info = self.info
         return [msgspec.json.encode(OtherTree(info.kind.value, info.version, info.label, 0, ()))]
 
-    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
-                line: int, options: Options) -> msgspec.Struct:
-        """No turn: the empty context (in the shape thndrs answers with); also the session formats' answer when
-        they have no model."""
+    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int) -> msgspec.Struct:
+        """No turn: the empty context (in the shape thndrs answers with)."""
+        info = self.info
         return TurnContext(info.kind.value, info.version, info.label, None, [])
-
-    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
-        """Nothing: a format without a link model places nothing."""
-        return None
 
 
 class PlainFormat(Quiet):
@@ -120,6 +150,8 @@ class PlainFormat(Quiet):
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+    fixers: Mapping[str, tuple[int, Fixer]] = {}
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""
@@ -145,9 +177,10 @@ class PlainFormat(Quiet):
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
+        session = NoSession(info, options)
         if all(is_blank(line) for line in lines):
-            return Linked(None, [])
-        return Linked(None, [LinkIssue("SLS001", Anchor(0), NOT_A_SESSION)])
+            return Linked(None, [], session)
+        return Linked(None, [LinkIssue("SLS001", Anchor(0), NOT_A_SESSION)], session)
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
                options: Options, changed: Collection[int]) -> Linked | None:
@@ -168,20 +201,6 @@ class PlainFormat(Quiet):
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
         return []
 
-    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
-                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        return []
-
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return None
-
-    def id_in_use(self, model: object, candidate: str) -> bool:
-        return False
-
-    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
-                levels: Sequence[dict[str, Any]]) -> bool:
-        return False
-
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
 
@@ -190,10 +209,6 @@ class PlainFormat(Quiet):
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
         return None
-
-    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
-                  options: Options) -> list[LineTemplate]:
-        return []
 
 
 FORMAT = PlainFormat()

@@ -24,6 +24,11 @@ class Applicability(enum.Enum):
     result is what the agent can use, but a person should look at it."""
 
 
+class Tag(enum.Enum):
+    UNNECESSARY = "unnecessary"
+    DEPRECATED = "deprecated"
+
+
 class Rule(msgspec.Struct, frozen=True):
     code: str
     name: str
@@ -32,6 +37,8 @@ class Rule(msgspec.Struct, frozen=True):
     reason: str
     fix: Applicability | None = None
     """Whether `session-lsp fix` and the editor's quick fix can repair it, and how safely (None: by hand)."""
+    tag: Tag | None = None
+    """How an editor shows the text: faded (unnecessary: the agent skips it) or struck out (deprecated)."""
 
 
 _RULES: tuple[Rule, ...] = (
@@ -50,7 +57,8 @@ _RULES: tuple[Rule, ...] = (
     Rule('ELY004', 'blank-line', Severity.HINT,
          'empty/whitespace-only line',
          'ignored by pi; pi never writes one',
-         fix=Applicability.SAFE),
+         fix=Applicability.SAFE,
+         tag=Tag.UNNECESSARY),
     Rule('ELY005', 'missing-final-newline', Severity.INFORMATION,
          'file does not end with `\\n`',
          'usually a truncated last write (often with ELY001 on the last line); pi 1.6 adds the newline on load, pi 0.73 glues its next append onto the line and loses both records (a warning when targeting 0.73)',
@@ -82,7 +90,8 @@ _RULES: tuple[Rule, ...] = (
          '`--continue` reads only that much of the first line, fails to parse it and ignores the session'),
     Rule('ELY013', 'duplicate-header', Severity.WARNING,
          'more than one `type:"session"` line',
-         'pi uses the first; a past bug wrote duplicates; later ones are dead weight'),
+         'pi uses the first; a past bug wrote duplicates; later ones are dead weight',
+         tag=Tag.UNNECESSARY),
     Rule('ELY014', 'header-field-invalid', Severity.ERROR,
          '`id` not string (→ also ELY010); `timestamp` not ISO-8601; `cwd` not string; `version` not an integer; `parentSession` not string',
          'wrong types break listing/sorting; a non-string id makes the loader reject the file; a `version` pi converts to a number gets the migration that number selects (null and true read as 1: full v1 migration, error; "3" and 3.0 read as 3: information)'),
@@ -95,7 +104,8 @@ _RULES: tuple[Rule, ...] = (
          fix=Applicability.UNSAFE),
     Rule('ELY017', 'legacy-header-field', Severity.INFORMATION,
          'header has `branchedFrom`, `provider`, `modelId` or `thinkingLevel`',
-         'v1/v2-era keys; ignored by current pi (`branchedFrom` was renamed `parentSession`)'),
+         'v1/v2-era keys; ignored by current pi (`branchedFrom` was renamed `parentSession`)',
+         tag=Tag.DEPRECATED),
     Rule('ELY018', 'parent-session-unresolved', Severity.INFORMATION,
          '`parentSession`/`branchedFrom` path does not exist',
          'informational link only; navigation target missing'),
@@ -115,7 +125,8 @@ _RULES: tuple[Rule, ...] = (
          'after migration the compaction has no `firstKeptEntryId`, so no recent messages are kept in context'),
     Rule('ELY023', 'stale-first-kept-index', Severity.WARNING,
          '`firstKeptEntryIndex` present in a v2/v3 file',
-         'ignored; `firstKeptEntryId` is what counts'),
+         'ignored; `firstKeptEntryId` is what counts',
+         tag=Tag.DEPRECATED),
     Rule('ELY024', 'hook-message-in-v3', Severity.WARNING,
          '`message.role == "hookMessage"` in a v3 file',
          'migration only renames in files below v3; in v3 the role is unknown and the message is dropped from the model context. (In a v2 file this is expected: info, "will be renamed to custom on load")',
@@ -202,7 +213,8 @@ _RULES: tuple[Rule, ...] = (
          'skipped when building context'),
     Rule('ELY056', 'superseded-compaction', Severity.HINT,
          'a compaction that is followed by another compaction on the same path',
-         'only the last compaction on the path is used'),
+         'only the last compaction on the path is used',
+         tag=Tag.UNNECESSARY),
     Rule('ELY057', 'empty-session-name', Severity.INFORMATION,
          '`session_info` with absent/empty `name`',
          '`main` ignores it; newer pi treats it as "clear the name"'),
@@ -306,7 +318,8 @@ _RULES: tuple[Rule, ...] = (
          'thndrs refuses a record that names a field twice ("duplicate field") ⇒ dropped'),
     Rule('THN011', 'unknown-field', Severity.HINT,
          'key not in the schema',
-         'ignored by thndrs; the data is invisible to it'),
+         'ignored by thndrs; the data is invisible to it',
+         tag=Tag.UNNECESSARY),
     Rule('THN020', 'session-meta-not-first', Severity.ERROR,
          'first readable record is not `session_meta`',
          '0.1.0 falls back to file-stem title and "unknown" model; later builds refuse to resume ("session metadata is missing")'),
@@ -423,7 +436,8 @@ _RULES: tuple[Rule, ...] = (
     Rule('THN070', 'blank-line', Severity.HINT,
          'empty line',
          'skipped by the reader; never written',
-         fix=Applicability.SAFE),
+         fix=Applicability.SAFE,
+         tag=Tag.UNNECESSARY),
     Rule('THN071', 'truncated-last-line', Severity.WARNING,
          'last line has no `\\n` and fails to parse',
          'typical crash artefact; dropped by the reader (later builds refuse to resume)',

@@ -15,14 +15,18 @@ is still right and is reused (early cutoff): typing inside a message's text neve
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import msgspec
 
 from .diagnostics import LineIssue, Severity
+from .editing import LineTemplate
 from .jsonscan import Path
 from .lines import LineKind
+from .payload_types import Buffer
+from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
 
 class Mark(enum.Enum):
@@ -107,9 +111,15 @@ class LinkIssue(msgspec.Struct, frozen=True):
 
 
 class Linked(msgspec.Struct):
+    """What a format's link pass (or relink) gives: its model, the issues it found and the `Session` bound to that
+    model. An edit that changes facts gets a new `Linked` (a new model, a new session); one that does not keeps
+    this one, so a session binds only what such an edit leaves as it was (the model, the format, the options)."""
+
     model: LinkModel | None
     """None for a file that is not a session."""
     issues: list[LinkIssue]
+    session: Session
+    """The file's structure as its format reads it from `model` (`Document.session`)."""
 
 
 class Options(msgspec.Struct, frozen=True):
@@ -176,4 +186,97 @@ class LinkModel(Protocol):
     def identity(self, line: int) -> tuple[Path, str] | None:
         """The path and value of the field that other lines use to name this line's entry (Elyra: ("id",) and
         the id; thndrs: ("turn_id",) for a turn's user record, ("call_id",) for tool_started, ...), or None."""
+        ...
+
+
+class Session(Protocol):
+    """A format's link model as the features see it: made by the format's link pass (and relink) with the model,
+    the detected format (`FormatInfo`) and the options bound, and carried on `Linked`, so a feature asks
+    `doc.session` and never hands a model back. Each format's class (`elyra/session.py`, ...) holds its own typed
+    model; `plain.NoSession` answers nothing, and a format inherits from it what it has no structure for. `lines`
+    and `results` are passed, not bound: an edit that changes no facts (typing in a message, titles added once the
+    first diagnostics are out) keeps the session but not the lines' text or titles."""
+
+    def place(self, line: int, code: str) -> tuple[str, Severity | None] | None:
+        """Where the entry of a line-pass issue (rule `code`, on `line`) sits in the model, when that changes what
+        the issue means: a note to add to its message and a severity (None: the rule's); None when nothing
+        changes."""
+        ...
+
+    def reference_values(self, results: Sequence[LineResult], line: int, key: str,
+                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
+        """(value, detail) for the reference field `key` being written on `line`; `levels` are the members known
+        of each object on the cursor's path."""
+        ...
+
+    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
+        """The id the agent would give as parent to a line appended at `line`, if lines have parents."""
+        ...
+
+    def id_in_use(self, candidate: str) -> bool: ...
+
+    def flagged(self, line: int, container: Path, key: str | None, value: Any,
+                levels: Sequence[dict[str, Any]]) -> bool:
+        """Whether a value the schema allows at `container`/`key` is one the checker flags on `line`, so the
+        editor does not offer it."""
+        ...
+
+    def new_lines(self, results: Sequence[LineResult], line: int, now: datetime) -> list[LineTemplate]:
+        """Every line the agent could append at `line`, with what the lines above fix."""
+        ...
+
+    # The file's structure, in the neutral shapes of `structure`; a format without some structure answers with
+    # nothing (an empty list, None).
+
+    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
+        """The document outline, as far as `budget` lets it go (each node shown takes one; what is left out is
+        added to `budget.cut`, counted in the outline's noun)."""
+        ...
+
+    def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        """(first, last line) of each stretch of lines that folds as one."""
+        ...
+
+    def lenses(self) -> list[Lens]:
+        """The code lenses, in the order they are shown."""
+        ...
+
+    def hints(self, first: int, last: int) -> list[Hint]:
+        """The inlay hints on lines `first`..`last` (inclusive, both in the file); costs O(lines in the range)."""
+        ...
+
+    def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
+        """The markdown rows of the card that describes this line (`record`: its decoded object, {} if none)."""
+        ...
+
+    def call_card(self, line: int, call_id: str) -> tuple[str, list[str]] | None:
+        """(heading, rows) of the card of the call named `call_id` that this line makes, or None."""
+        ...
+
+    def rename_target(self, line: int, path: Path, value: str | None) -> RenameTarget | None:
+        """What a rename with the cursor at `path` on `line` (where the string `value` is written) changes."""
+        ...
+
+    def rename_refusal(self, target: RenameTarget, new_name: str) -> str | None:
+        """Why `new_name` cannot replace the target's value, or None. Not asked for a non-empty name equal to the
+        value (that rename changes nothing)."""
+        ...
+
+    def reid(self, line: int) -> RenameTarget | None:
+        """For the later of two lines declaring one value (a duplicate id): its declaration, then the places after
+        it (up to the next line declaring the value) that name the value: they meant this line, so they follow it
+        to a fresh value. None when the line declares nothing that can be given one."""
+        ...
+
+    def renumbering(self) -> Renumbering:
+        """The record numbers in line order as the agent writes them, and where the file differs."""
+        ...
+
+    def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
+        """The JSON of `sessionLsp/tree` (the whole conversation structure), in parts: a million-entry session's
+        nodes are never all held at once."""
+        ...
+
+    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int) -> msgspec.Struct:
+        """The payload of `sessionLsp/context`: what the agent would send from `line`."""
         ...

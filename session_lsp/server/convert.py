@@ -12,6 +12,7 @@ from lsprotocol.converters import get_converter
 from pygls.uris import from_fs_path
 
 from ..analysis import Diagnostic, Span
+from ..analysis.registry import RULES, Tag
 from ..analysis.text import Encoding, from_units, to_units
 
 if TYPE_CHECKING:
@@ -19,16 +20,8 @@ if TYPE_CHECKING:
 
 SOURCE = "session-lsp"
 
-TAGS = {
-    "ELY004": types.DiagnosticTag.Unnecessary,  # blank line, skipped by pi
-    "THN070": types.DiagnosticTag.Unnecessary,  # blank line, skipped by thndrs
-    "ELY013": types.DiagnosticTag.Unnecessary,  # a second header: dead weight
-    "ELY056": types.DiagnosticTag.Unnecessary,  # a compaction a later one supersedes
-    "THN011": types.DiagnosticTag.Unnecessary,  # a key serde ignores
-    "ELY017": types.DiagnosticTag.Deprecated,  # v1/v2-era header keys
-    "ELY023": types.DiagnosticTag.Deprecated,  # firstKeptEntryIndex in a v2/v3 file
-}
-"""Editors fade unnecessary text and strike deprecated text."""
+TAGS = {Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary, Tag.DEPRECATED: types.DiagnosticTag.Deprecated}
+"""Editors fade unnecessary text and strike deprecated text (a rule's `registry.Rule.tag`)."""
 _CONVERTER = get_converter()
 
 
@@ -81,9 +74,14 @@ def diagnostic(lines: Sequence[str], uri: str, item: Diagnostic, encoding: Encod
         code=item.code,
         source=SOURCE,
         related_information=related or None,
-        tags=[TAGS[item.code]] if item.code in TAGS else None,
+        tags=[TAGS[tag]] if (tag := _tag(item.code)) is not None else None,
         data=data,
     )
+
+
+def _tag(code: str) -> Tag | None:
+    found = RULES.get(code)
+    return found.tag if found is not None else None
 
 
 def diagnostics(lines: Sequence[str], uri: str, items: Sequence[Diagnostic],

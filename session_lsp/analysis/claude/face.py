@@ -9,28 +9,21 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-import msgspec
-
 from .. import plain
 from ..detect import FormatInfo, Kind
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
-from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Hint, Lens, Outline, RenameTarget
-from . import editing, payloads, rename
+from . import editing, fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
-from .model import ClaudeModel
+from .names import AGENT_FILE, session_id_in_file_name
 from .releases import DEFAULT_RELEASE, RELEASES
 from .relink import relink
 from .schema import RECORD_TYPES, Record
-
-_SESSION_FILE = re.compile(r"(?:.*/)?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl\Z")
-
-_AGENT_FILE = re.compile(r"(?:.*/)?agent-[0-9a-zA-Z]+\.jsonl\Z")
 
 _DANGLING: dict[str, tuple[str, str]] = {
     "parentUuid": ("record with this uuid", "CCD020"),
@@ -43,8 +36,8 @@ _DANGLING: dict[str, tuple[str, str]] = {
 
 
 class ClaudeFormat(plain.Quiet):
-    """Claude Code's face. From `plain.Quiet` it keeps the answers a Claude Code file has nothing for (required
-    fields, a byte order mark)."""
+    """Claude Code's face: what is known of the format before any file (its model's structure is
+    `ClaudeSession`'s)."""
 
     kind = Kind.CLAUDE
     agent = "Claude Code"
@@ -60,6 +53,8 @@ class ClaudeFormat(plain.Quiet):
         "agentId": "the subagent whose transcript is `<session>/subagents/agent-<id>.jsonl`"}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")
     rename_scope = "record uuids and tool call ids"
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """`toolUseResult.agentId` (and a subagent record's own `agentId`): the subagent's transcript beside the
@@ -83,7 +78,7 @@ class ClaudeFormat(plain.Quiet):
     def recognise_name(self, path: str) -> FormatInfo | None:
         """A `<session uuid>.jsonl` or a subagent's `agent-<id>.jsonl`: Claude Code looks such a file up by its
         name, and refuses it when it holds no conversation."""
-        if self.session_id_in_file_name(path) is not None or _AGENT_FILE.match(path):
+        if self.session_id_in_file_name(path) is not None or AGENT_FILE.match(path):
             return FormatInfo(Kind.CLAUDE, None, None)
         return None
 
@@ -123,8 +118,7 @@ class ClaudeFormat(plain.Quiet):
         return None
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
-        found = _SESSION_FILE.match(path or "")
-        return found.group(1) if found else None
+        return session_id_in_file_name(path)
 
     def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(), frozenset()
@@ -135,20 +129,6 @@ class ClaudeFormat(plain.Quiet):
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
         return editing.known_values(key)
 
-    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
-                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        return editing.reference_values(results, line, key)
-
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return editing.uuid_above(results, line)
-
-    def id_in_use(self, model: object, candidate: str) -> bool:
-        return isinstance(model, ClaudeModel) and candidate in model.by_uuid
-
-    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
-                levels: Sequence[dict[str, Any]]) -> bool:
-        return False
-
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
 
@@ -158,48 +138,6 @@ class ClaudeFormat(plain.Quiet):
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
         return editing.first_line(now, self.session_id_in_file_name(path))
 
-    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
-                  options: Options) -> list[LineTemplate]:
-        return editing.new_lines(results, line, now, self.session_id_in_file_name(options.path))
-
-    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
-        if not isinstance(model, ClaudeModel):
-            return super().outline(model, results, budget)
-        return payloads.outline(model, results, budget)
-
-    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        return payloads.card_rows(model, line, record) if isinstance(model, ClaudeModel) else []
-
-    def lenses(self, model: object) -> list[Lens]:
-        return payloads.lenses(model) if isinstance(model, ClaudeModel) else []
-
-    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        return payloads.folds(model) if isinstance(model, ClaudeModel) else []
-
-    def hints(self, model: object, first: int, last: int) -> list[Hint]:
-        return payloads.hints(model, first, last) if isinstance(model, ClaudeModel) else []
-
-    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        return payloads.call_card(model, line, call_id) if isinstance(model, ClaudeModel) else None
-
-    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        return rename.rename_target(model, line, path, value) if isinstance(model, ClaudeModel) else None
-
-    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
-        return rename.rename_refusal(model, target, new_name) if isinstance(model, ClaudeModel) else None
-
-    def reid(self, model: object, line: int) -> RenameTarget | None:
-        return rename.reid(model, line) if isinstance(model, ClaudeModel) else None
-
-    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
-        if not isinstance(model, ClaudeModel):
-            return super().tree(info, results, model)
-        return payloads.tree(info, results, model)
-
-    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
-                line: int, options: Options) -> msgspec.Struct:
-        return payloads.context(info, lines, model if isinstance(model, ClaudeModel) else None, line,
-                                self.session_id_in_file_name(options.path))
 
 
 FORMAT = ClaudeFormat()

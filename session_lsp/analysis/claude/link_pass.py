@@ -12,6 +12,7 @@ from ..lines import LineKind, is_blank
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from .facts import Facts
 from .model import ClaudeModel, Record, result_paths, use_paths
+from .session import ClaudeSession
 
 EMPTY = ("the file holds no conversation Claude Code can resume: `claude --resume` exits with 'No conversation found "
          "with session ID: ...' and sends nothing; add a user prompt record (completion offers one), or "
@@ -32,7 +33,7 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     _sessions(model, issues)
     _leaves(model, issues)
     _snapshots(model, issues)
-    return Linked(model, issues)
+    return Linked(model, issues, ClaudeSession(model, info, options))
 
 
 def _blank_lines(lines: Sequence[str], results: Sequence[LineResult], issues: list[LinkIssue]) -> None:

@@ -15,6 +15,7 @@ from ..detect import FormatInfo
 from ..results import LineResult, Linked, Options
 from .facts import Facts
 from .model import ClaudeModel, Record
+from .session import ClaudeSession
 
 
 def _line(record: Record) -> int:
@@ -47,4 +48,5 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
         changes[index] = new
     if not changes:
         return previous
-    return Linked(model.with_facts(changes), list(previous.issues))
+    new = model.with_facts(changes)
+    return Linked(new, list(previous.issues), ClaudeSession(new, info, options))

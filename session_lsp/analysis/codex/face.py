@@ -14,25 +14,20 @@ import msgspec
 
 from .. import plain
 from ..detect import FormatInfo, Kind
-from ..diagnostics import LineIssue, Severity
+from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
-from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Lens, Outline, RenameTarget
-from . import payloads
+from . import fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
-from .model import CodexModel
 from .releases import DEFAULT_RELEASE, RELEASES
 from .schema import LINE_TYPES, Line
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _ROLLOUT = re.compile(rf"(?:.*/)?rollout-\d{{4}}-\d{{2}}-\d{{2}}T\d{{2}}-\d{{2}}-\d{{2}}-({_UUID})\.jsonl(?:\.zst)?\Z")
-
-_LOST_LINE = frozenset({"CDX001", "CDX002", "CDX005", "CDX007", "CDX008", "CDX030"})
-"""Line-pass rules whose error is a record lost on resume."""
 
 _DANGLING: dict[str, tuple[str, str]] = {
     "call_id": ("call with this call_id", "CDX020"),
@@ -60,8 +55,7 @@ def _parent_candidates(thread: str, path: str) -> list[str]:
 
 
 class CodexFormat(plain.Quiet):
-    """Codex's face. From `plain.Quiet` it keeps what a rollout does not offer yet: hints, call cards, renames and
-    renumbering."""
+    """Codex's face: what is known of the format before any file (its model's structure is `CodexSession`'s)."""
 
     kind = Kind.CODEX
     agent = "Codex"
@@ -77,6 +71,8 @@ class CodexFormat(plain.Quiet):
         "forked_from_id": "the rollout of the thread this one was forked from (`rollout-<time>-<id>.jsonl`)"}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """`forked_from_id`: the parent thread's rollout, when it exists. Its name holds the time it was created,
@@ -123,15 +119,6 @@ class CodexFormat(plain.Quiet):
     def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
         return None
 
-    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
-        """A damaged line above the last compaction Codex applies loses nothing it sends: the compaction's
-        replacement history stands for it."""
-        if code not in _LOST_LINE or not isinstance(model, CodexModel) or model.last_compaction is None \
-                or line >= model.last_compaction:
-            return None
-        return (f"(compacted away: the compaction on line {model.last_compaction + 1} replaces what is above it, so "
-                "nothing Codex sends is lost)", Severity.WARNING)
-
     def session_id_in_file_name(self, path: str | None) -> str | None:
         found = _ROLLOUT.match(path or "")
         return found.group(1) if found else None
@@ -144,23 +131,6 @@ class CodexFormat(plain.Quiet):
 
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
         return [(tag, "rollout line type") for tag in sorted(LINE_TYPES)] if key == "type" else []
-
-    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
-                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        if key != "call_id" or not isinstance(model, CodexModel):
-            return []
-        return [(call, f"{model.records[index].facts.name or ''} call") for call, index in model.calls.items()
-                if model.records[index].line < line][-50:]
-
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return None
-
-    def id_in_use(self, model: object, candidate: str) -> bool:
-        return isinstance(model, CodexModel) and candidate in model.calls
-
-    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
-                levels: Sequence[dict[str, Any]]) -> bool:
-        return False
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
@@ -185,35 +155,6 @@ class CodexFormat(plain.Quiet):
     def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
         return None
 
-    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
-                  options: Options) -> list[LineTemplate]:
-        return []
-
-    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
-        if not isinstance(model, CodexModel):
-            return super().outline(model, results, budget)
-        return payloads.outline(model, results, budget)
-
-    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        return payloads.folds(model) if isinstance(model, CodexModel) else []
-
-    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        return payloads.card_rows(model, line) if isinstance(model, CodexModel) else []
-
-    def lenses(self, model: object) -> list[Lens]:
-        return payloads.lenses(model) if isinstance(model, CodexModel) else []
-
-    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        return None
-
-    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
-        if not isinstance(model, CodexModel):
-            return super().tree(info, results, model)
-        return payloads.tree(info, results, model)
-
-    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
-                line: int, options: Options) -> msgspec.Struct:
-        return payloads.context(info, lines, model if isinstance(model, CodexModel) else None, options.path)
 
 
 FORMAT = CodexFormat()

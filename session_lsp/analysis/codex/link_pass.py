@@ -11,6 +11,7 @@ from ..lines import LineKind, is_blank
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from . import schema as s
 from .model import CodexModel, Record
+from .session import CodexSession
 
 
 def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
@@ -23,7 +24,7 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     _ordinals(model, issues)
     _compactions(model, issues)
     _rollbacks(model, issues)
-    return Linked(model, issues)
+    return Linked(model, issues, CodexSession(model, info, options))
 
 
 def _blank_lines(lines: Sequence[str], results: Sequence[LineResult], issues: list[LinkIssue]) -> None:

@@ -67,11 +67,10 @@ def recent_ids(results: Sequence[LineResult], line: int) -> list[tuple[str, str]
     return out
 
 
-def open_calls(results: Sequence[LineResult], model: object, parent_id: str | None) -> list[tuple[str, str, int]]:
+def open_calls(results: Sequence[LineResult], model: ElyraModel,
+               parent_id: str | None) -> list[tuple[str, str, int]]:
     """(call id, tool name, line) of the tool calls on the path from the entry `parent_id` up that no result
     answers yet, nearest first; the walk stops at a user message (pi answers calls left open before one itself)."""
-    if not isinstance(model, ElyraModel):
-        return []
     current = model.by_id.get(parent_id) if parent_id is not None else None
     answered: set[str] = set()
     out: list[tuple[str, str, int]] = []
@@ -92,7 +91,7 @@ def open_calls(results: Sequence[LineResult], model: object, parent_id: str | No
     return out
 
 
-def reference_values(results: Sequence[LineResult], model: object, line: int, key: str,
+def reference_values(results: Sequence[LineResult], model: ElyraModel, line: int, key: str,
                      levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
     if key in RENAMED_WITH_ID:
         extra = [("root", "the branch started before the first entry")] if key == "fromId" else []
@@ -118,11 +117,11 @@ def known_values(key: str, options: Options) -> list[tuple[str, str]]:
     return [(value, detail) for value in values]
 
 
-def flagged(model: object, line: int, version: int | None, container: Path, key: str | None, value: Any) -> bool:
+def flagged(model: ElyraModel, line: int, version: int | None, container: Path, key: str | None, value: Any) -> bool:
     """A second `session` header (ELY013), the in-memory summary roles inside a message (ELY061), `hookMessage`
     outside v2 files (ELY024: v3 renamed it `custom`)."""
     if container == () and key == "type" and value == "session":
-        return isinstance(model, ElyraModel) and any(header != line for header in model.headers)
+        return any(header != line for header in model.headers)
     if container == ("message",) and key == "role":
         return value in SUMMARY_ROLES or (value == "hookMessage" and version != 2)
     return False
@@ -188,7 +187,7 @@ _ENTRY_TAGS = tuple(tag for tag in (str(cls.__struct_config__.tag) for cls in ge
 """The entry types, in the schema's order."""
 
 
-def new_lines(results: Sequence[LineResult], model: object, line: int, now: datetime,
+def new_lines(results: Sequence[LineResult], model: ElyraModel, line: int, now: datetime,
               options: Options) -> list[LineTemplate]:
     """Every entry type (a message entry once per role) as pi would append it at `line`: a fresh id, the entry
     above as parent, and for a tool result the nearest open call."""
@@ -215,5 +214,5 @@ def new_lines(results: Sequence[LineResult], model: object, line: int, now: date
     return out
 
 
-def id_in_use(model: object, candidate: str) -> bool:
-    return isinstance(model, ElyraModel) and candidate in model.by_id
+def id_in_use(model: ElyraModel, candidate: str) -> bool:
+    return candidate in model.by_id

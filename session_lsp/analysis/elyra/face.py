@@ -13,18 +13,16 @@ import msgspec
 
 from .. import plain
 from ..detect import FormatInfo, Kind, pi_version
-from ..diagnostics import LineIssue, Severity
+from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
 from ..lines import LineKind
-from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Hint, Lens, Outline, RenameTarget
-from . import cards, editing, lenses, outline, payloads, rename
+from . import editing, fixes
 from .bom import bom_issue
 from .line_pass import LineState, analyze_line, line_title
-from .link_pass import id_in_file_name, link, place_line_issue, relink
-from .model import ElyraModel
+from .link_pass import id_in_file_name, link, relink
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, Line
 
@@ -64,6 +62,8 @@ _DANGLING: dict[str, tuple[str, str]] = {
 
 
 class ElyraFormat(plain.Quiet):
+    """Elyra's face: what is known of the format before any file (its model's structure is `ElyraSession`'s)."""
+
     kind = Kind.ELYRA
     agent = "pi"
     schema_root: object = Line
@@ -83,6 +83,8 @@ class ElyraFormat(plain.Quiet):
     renamed_with_id = editing.RENAMED_WITH_ID
     rename_scope = (f"an Elyra entry id (or a {', '.join(editing.RENAMED_WITH_ID[:-1])} or "
                     f"{editing.RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = frozenset()
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""
@@ -131,9 +133,6 @@ class ElyraFormat(plain.Quiet):
         mark or space; what the targeted release does then is ELY008."""
         return bom_issue(options.pi_version, lead)
 
-    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
-        return place_line_issue(model, line, code) if isinstance(model, ElyraModel) else None
-
     def session_id_in_file_name(self, path: str | None) -> str | None:
         return id_in_file_name(path)
 
@@ -153,20 +152,6 @@ class ElyraFormat(plain.Quiet):
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
         return editing.known_values(key, options)
 
-    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
-                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        return editing.reference_values(results, model, line, key, levels)
-
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return editing.parent_above(results, line)
-
-    def id_in_use(self, model: object, candidate: str) -> bool:
-        return editing.id_in_use(model, candidate)
-
-    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
-                levels: Sequence[dict[str, Any]]) -> bool:
-        return editing.flagged(model, line, info.version, container, key, value)
-
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return editing.unknown_to_target(container, key, value, options)
 
@@ -176,47 +161,6 @@ class ElyraFormat(plain.Quiet):
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
         return editing.first_line(now, self.session_id_in_file_name(path))
 
-    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
-                  options: Options) -> list[LineTemplate]:
-        return editing.new_lines(results, model, line, now, options)
-
-    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
-        return outline.outline(model, results, budget) if isinstance(model, ElyraModel) else Outline([], "entries")
-
-    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        return outline.folds(model) if isinstance(model, ElyraModel) else []
-
-    def lenses(self, model: object) -> list[Lens]:
-        return lenses.lenses(model) if isinstance(model, ElyraModel) else []
-
-    def hints(self, model: object, first: int, last: int) -> list[Hint]:
-        return lenses.hints(model, first, last) if isinstance(model, ElyraModel) else []
-
-    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        return cards.card_rows(model, line, record) if isinstance(model, ElyraModel) else []
-
-    def call_card(self, model: object, line: int, call_id: str) -> tuple[str, list[str]] | None:
-        return cards.call_card(model, line, call_id) if isinstance(model, ElyraModel) else None
-
-    def rename_target(self, model: object, line: int, path: Path, value: str | None) -> RenameTarget | None:
-        return rename.rename_target(model, line, path, value) if isinstance(model, ElyraModel) else None
-
-    def rename_refusal(self, model: object, target: RenameTarget, new_name: str) -> str | None:
-        return rename.rename_refusal(model, target, new_name) if isinstance(model, ElyraModel) else None
-
-    def reid(self, model: object, line: int) -> RenameTarget | None:
-        return rename.reid(model, line) if isinstance(model, ElyraModel) else None
-
-    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
-        if not isinstance(model, ElyraModel):
-            return super().tree(info, results, model)
-        return payloads.tree(info, results, model)
-
-    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
-                line: int, options: Options) -> msgspec.Struct:
-        if not isinstance(model, ElyraModel):
-            return super().context(info, lines, results, model, line, options)
-        return payloads.context(info, lines, model, line, options.pi_version)
 
 
 FORMAT = ElyraFormat()

@@ -27,7 +27,7 @@ def card(doc: Document, line: int, incoming: bool = False) -> str:
         return ""
     obj = excerpt.record(doc.lines[line]) or {}
     model = doc.linked.model
-    rows = doc.face.card_rows(model, line, obj)
+    rows = doc.session.card_rows(line, obj)
     if incoming:
         count = len(model.references_to(line)) if model is not None else 0
         rows.append(f"referenced by {count} line{'s' if count != 1 else ''}")
@@ -48,7 +48,7 @@ def _heading(doc: Document, line: int, obj: dict[str, Any]) -> str:
 def tool_call_card(doc: Document, line: int, call_id: str) -> str:
     """The card of the call with this id that the line makes (an Elyra toolCall block, with the results that
     answer it); "" when the line has no such call."""
-    found = doc.face.call_card(doc.linked.model, line, call_id)
+    found = doc.session.call_card(line, call_id)
     if found is None:
         return ""
     heading, rows = found

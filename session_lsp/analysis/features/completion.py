@@ -144,7 +144,7 @@ def _flagged(doc: Document, line: int, container: jsonscan.Path, key: str | None
              levels: list[dict[str, Any]]) -> bool:
     """Values the schema allows but the checker flags where the cursor is (a second header, a status a record
     cannot have, ...), so completion does not offer them."""
-    return doc.face.flagged(doc.linked.model, line, doc.format, container, key, value, levels)
+    return doc.session.flagged(line, container, key, value, levels)
 
 
 def _variant_detail(struct: mi.StructType) -> str:

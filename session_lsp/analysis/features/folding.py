@@ -8,4 +8,4 @@ from .types import FoldingRange
 
 
 def folding_ranges(doc: Document) -> list[FoldingRange]:
-    return [FoldingRange(first, last) for first, last in doc.face.folds(doc.linked.model, doc.results)]
+    return [FoldingRange(first, last) for first, last in doc.session.folds(doc.results)]

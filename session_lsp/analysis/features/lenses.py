@@ -14,11 +14,11 @@ REVEAL = "sessionLsp.revealLine"
 
 def code_lenses(doc: Document) -> list[CodeLens]:
     return [CodeLens(line_span(doc.lines, lens.line), lens.title, REVEAL if lens.target is not None else None,
-                     (lens.target,) if lens.target is not None else ()) for lens in doc.face.lenses(doc.linked.model)]
+                     (lens.target,) if lens.target is not None else ()) for lens in doc.session.lenses()]
 
 
 def inlay_hints(doc: Document, start_line: int, end_line: int) -> list[InlayHint]:
     """Hints for lines start_line..end_line inclusive; costs O(lines in the range)."""
-    hints = doc.face.hints(doc.linked.model, max(start_line, 0), min(end_line, len(doc.lines) - 1))
+    hints = doc.session.hints(max(start_line, 0), min(end_line, len(doc.lines) - 1))
     return [InlayHint(hint.line, len(doc.lines[hint.line].rstrip()), hint.label, tooltip=hint.tooltip)
             for hint in hints]

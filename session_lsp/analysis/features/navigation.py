@@ -106,10 +106,9 @@ def _writable(text: str) -> bool:
 
 def prepare_rename(doc: Document, line: int, col: int) -> PrepareRename | None:
     cursor = cursor_at(doc, line, col)
-    model = doc.linked.model
-    if cursor is None or cursor.value_span is None or model is None:
+    if cursor is None or cursor.value_span is None or doc.linked.model is None:
         return None
-    target = doc.face.rename_target(model, cursor.line, cursor.path, cursor.value)
+    target = doc.session.rename_target(cursor.line, cursor.path, cursor.value)
     return PrepareRename(_inner(cursor.value_span), target.value) if target is not None else None
 
 
@@ -117,14 +116,13 @@ def rename(doc: Document, line: int, col: int, new_name: str) -> list[TextEdit] 
     if not _writable(new_name):
         return RenameError("the new id has a lone surrogate (half of a UTF-16 pair), which a UTF-8 file cannot hold")
     cursor = cursor_at(doc, line, col)
-    model = doc.linked.model
-    target = None if cursor is None else doc.face.rename_target(model, cursor.line, cursor.path, cursor.value)
-    if model is None or target is None:
+    target = None if cursor is None else doc.session.rename_target(cursor.line, cursor.path, cursor.value)
+    if doc.linked.model is None or target is None:
         scope = doc.face.rename_scope
         return RenameError(f"only {scope} can be renamed here" if scope else "nothing can be renamed in this file")
     if new_name and new_name == target.value:
         return []
-    refusal = doc.face.rename_refusal(model, target, new_name)
+    refusal = doc.session.rename_refusal(target, new_name)
     if refusal is not None:
         return RenameError(refusal)
     literal = msgspec.json.encode(new_name).decode()

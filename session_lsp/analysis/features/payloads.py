@@ -17,7 +17,7 @@ def encode_tree(doc: Document) -> list[Buffer]:
     """The JSON of `sessionLsp/tree`, in parts. Elyra: one node per entry (children by line, active branch first),
     the active path and the leaf. thndrs: one node per turn (its records inside) and per record outside any turn.
     Nodes are named by line number, since ids may be missing or repeated."""
-    return doc.face.tree(doc.format, doc.results, doc.linked.model)
+    return doc.session.tree(doc.results)
 
 
 def tree(doc: Document) -> dict[str, Any]:
@@ -29,8 +29,7 @@ def tree(doc: Document) -> dict[str, Any]:
 def encode_context(doc: Document, line: int) -> bytes:
     """The JSON of `sessionLsp/context`. Elyra: the messages pi sends when the entry on `line` is the leaf (the
     file's leaf when `line` is not an entry). thndrs: the texts of the turn `line` belongs to."""
-    return msgspec.json.encode(doc.face.context(doc.format, doc.lines, doc.results, doc.linked.model, line,
-                                                doc.options))
+    return msgspec.json.encode(doc.session.context(doc.lines, doc.results, line))
 
 
 def context(doc: Document, line: int) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from msgspec import inspect as mi
 from ..diagnostics import Span
 from ..document import Document
 from ..editing import Choice, FreshId, ObjectTemplate, Stop
-from ..formats import FORMATS, Format
+from ..formats import FORMATS, Format, Session
 from ..text import fresh_id
 from . import schemas
 from .types import CompletionItem
@@ -132,7 +132,7 @@ def first_line_items(doc: Document, line: int, now: datetime | str) -> list[Comp
     for face in FORMATS.values():
         template = face.first_line(when, doc.options.path)
         root = schemas.root_type(face)
-        known = _suggest(face, doc, None, line)
+        known = _suggest(face, None, doc, None, line)
         text = _line(template.line, root, lambda _: False, known) if template is not None and root is not None \
             else None
         if template is not None and text is not None:
@@ -142,31 +142,31 @@ def first_line_items(doc: Document, line: int, now: datetime | str) -> list[Comp
 
 def new_line_items(doc: Document, line: int, col: int, now: datetime | str) -> list[CompletionItem]:
     span = Span(line, 0, line, len(doc.lines[line]))
-    face = doc.face
+    face, session = doc.face, doc.session
     root = schemas.root_type(face)
     if root is None:
         return []
-    model = doc.linked.model
     out: list[CompletionItem] = []
-    for template in face.new_lines(doc.results, model, line, _utc(now), doc.options):
-        text = _line(template.line, root, lambda candidate: face.id_in_use(model, candidate),
-                     _suggest(face, doc, template.line, line), face, doc.format.version)
+    for template in session.new_lines(doc.results, line, _utc(now)):
+        text = _line(template.line, root, session.id_in_use, _suggest(face, session, doc, template.line, line), face,
+                     doc.format.version)
         if text is not None:
             out.append(_snippet(template.label, template.detail, text, span, len(out)))
     return out
 
 
-def _suggest(face: Format, doc: Document, template: ObjectTemplate | None, line: int) -> Suggest:
+def _suggest(face: Format, session: Session | None, doc: Document, template: ObjectTemplate | None,
+             line: int) -> Suggest:
     """What a line template's string fields offer: the values a reference can name from `line` (the nearest
-    first), then the values the agent writes in that key."""
+    first; `session`: the document's, for a template of its own format), then the values the agent writes in that
+    key."""
     level: dict[str, Any] = dict(template.tags) if template is not None else {}
     if template is not None:
         level.update((key, value) for key, value in template.fixed.items() if isinstance(value, str | int | None))
-    model = doc.linked.model if template is not None else None
 
     def suggest(key: str) -> list[str]:
-        found = [value for value, _ in face.reference_values(doc.results, model, line, key, [level])] \
-            if template is not None else []
+        found = [value for value, _ in session.reference_values(doc.results, line, key, [level])] \
+            if session is not None and template is not None else []
         found += [value for value, _ in face.known_values(key, doc.options)]
         return [value for value in dict.fromkeys(found) if isinstance(value, str)]
     return suggest

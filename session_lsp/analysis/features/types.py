@@ -10,15 +10,8 @@ from typing import Any
 import msgspec
 
 from ..diagnostics import Span
-from ..registry import Applicability
-
-
-class TextEdit(msgspec.Struct, frozen=True):
-    """Replace `span` (end exclusive) with `new_text`. Edits in one list never overlap and refer to the document
-    before any of them is applied, as an LSP WorkspaceEdit does."""
-
-    span: Span
-    new_text: str
+from ..fixing import Fix as Fix
+from ..fixing import TextEdit as TextEdit
 
 
 class Location(msgspec.Struct, frozen=True):
@@ -87,20 +80,6 @@ class CodeAction(msgspec.Struct, frozen=True):
     edits: tuple[TextEdit, ...]
     diagnostic_codes: tuple[str, ...] = ()
     is_preferred: bool = False
-
-
-class Fix(msgspec.Struct, frozen=True):
-    """One repair, as the editor's quick fix and `session-lsp fix` both apply it: text edits on the document's lines
-    (in the sense of `TextEdit`), the rule codes it repairs and how safe it is (the rule's `fix` in the registry)."""
-
-    title: str
-    codes: tuple[str, ...]
-    applicability: Applicability
-    edits: tuple[TextEdit, ...]
-
-    @property
-    def safe(self) -> bool:
-        return self.applicability is Applicability.SAFE
 
 
 class CodeLens(msgspec.Struct, frozen=True):

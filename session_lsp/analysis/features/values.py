@@ -10,9 +10,9 @@ from ..document import Document
 
 def elyra_parent_above(doc: Document, line: int) -> str | None:
     """The id of the nearest entry above `line`: what pi would make the parent of a line appended there."""
-    return doc.face.parent_above(doc.results, line)
+    return doc.session.parent_above(doc.results, line)
 
 
 def reference_values(doc: Document, line: int, key: str, levels: list[dict[str, Any]]) -> list[tuple[Any, str]]:
     """(value, detail) pairs for the reference field `key` being written on `line`."""
-    return doc.face.reference_values(doc.results, doc.linked.model, line, key, levels)
+    return doc.session.reference_values(doc.results, line, key, levels)

@@ -296,3 +296,15 @@ BY_TYPE: dict[type, Callable[[Any], list[Finding]]] = {
     s.SessionRenamed: _session_renamed,
 }
 """The value checks of each record type that has any; the caller adds `envelope` and THN062."""
+
+
+def file_parts(path: str | None) -> tuple[str | None, str | None]:
+    """(stem, parent directory name) of a path given by the caller, without touching the disk."""
+    if not path:
+        return None, None
+    parts = [part for part in re.split(r"[\\/]", path) if part]
+    if not parts:
+        return None, None
+    name = parts[-1]
+    stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else name.rpartition(".")[0] or name
+    return stem, parts[-2] if len(parts) > 1 else None

@@ -14,9 +14,8 @@ import msgspec
 from ..editing import HORIZON, Choice, LineTemplate, ObjectTemplate
 from ..jsonscan import Path
 from ..results import LineResult
-from .checks import SESSION_ID
+from .checks import SESSION_ID, file_parts
 from .facts import RecordFacts
-from .link_pass import file_parts
 from .model import ThndrsModel
 from .schema import RECORD_TYPES
 
@@ -89,13 +88,13 @@ def context_above(results: Sequence[LineResult], line: int) -> Above:
     return above
 
 
-def reference_values(results: Sequence[LineResult], model: object, line: int, key: str,
+def reference_values(results: Sequence[LineResult], model: ThndrsModel, line: int, key: str,
                      levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
     if key == "local_session_id":
-        session = model.session_id if isinstance(model, ThndrsModel) else None
+        session = model.session_id
         return [(session, "this session's id (the writer copies its own)")] if session is not None else []
     if key == "recovery_handle":
-        handles = model.handles.items() if isinstance(model, ThndrsModel) else ()
+        handles = model.handles.items()
         return [(handle, f"recovery handle of the compaction on line {where + 1}")
                 for handle, where in sorted(handles, key=lambda item: -item[1]) if where < line]
     above = context_above(results, line)
@@ -121,12 +120,12 @@ def known_values(key: str) -> list[tuple[str, str]]:
     return [(value, detail) for value in values]
 
 
-def other_meta(model: object, line: int) -> bool:
+def other_meta(model: ThndrsModel, line: int) -> bool:
     """Whether a `session_meta` record other than the one on `line` exists: a second one is THN021."""
-    return isinstance(model, ThndrsModel) and any(meta != line for meta in model.metas)
+    return any(meta != line for meta in model.metas)
 
 
-def flagged(model: object, line: int, container: Path, key: str | None, value: Any,
+def flagged(model: ThndrsModel, line: int, container: Path, key: str | None, value: Any,
             levels: Sequence[dict[str, Any]]) -> bool:
     """A second `session_meta` (THN021), and status `Running` in a `tool_finished` record (THN045)."""
     if container != ():
@@ -171,7 +170,7 @@ def sample(now: datetime) -> list[str]:
     return [msgspec.json.encode(record).decode() for record in records]
 
 
-def new_lines(results: Sequence[LineResult], model: object, line: int, now: datetime) -> list[LineTemplate]:
+def new_lines(results: Sequence[LineResult], model: ThndrsModel, line: int, now: datetime) -> list[LineTemplate]:
     """Every record type as thndrs would append it at `line`: the next seq, the current turn (a new one for a
     `user` record), and for a `tool_finished` the turn's last open call."""
     above = context_above(results, line)

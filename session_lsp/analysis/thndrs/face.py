@@ -8,21 +8,17 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-import msgspec
-
 from .. import plain
 from ..detect import FormatInfo, Kind
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
+from ..fixing import Fixers
 from ..jsonscan import Path
-from ..payload_types import Buffer
 from ..results import LineResult, Linked, Options
-from ..structure import Budget, Lens, Outline, Renumbering
-from . import editing, outline, payloads
+from . import editing, fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link, relink
-from .model import ThndrsModel
 from .schema import OTHER_BUILD_TYPES, RECORD_TYPES, Record
 
 DETECTED_TYPES: frozenset[str] = frozenset(RECORD_TYPES) | frozenset(OTHER_BUILD_TYPES)
@@ -45,8 +41,7 @@ def _is_int(value: Any) -> bool:
 
 
 class ThndrsFormat(plain.Quiet):
-    """thndrs's face. From `plain.Quiet` it keeps what a thndrs file does not offer: hints (its turns are shown by
-    lenses), tool call cards (a call is a record of its own, described by `card_rows`) and renames."""
+    """thndrs's face: what is known of the format before any file (its model's structure is `ThndrsSession`'s)."""
 
     kind = Kind.THNDRS
     agent = "thndrs"
@@ -60,6 +55,8 @@ class ThndrsFormat(plain.Quiet):
     file_fields: Mapping[str, str] = {}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
+    fixers: Fixers = fixes.FIXERS
+    renumbered: frozenset[str] = fixes.RENUMBERED
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""
@@ -115,20 +112,6 @@ class ThndrsFormat(plain.Quiet):
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
         return editing.known_values(key)
 
-    def reference_values(self, results: Sequence[LineResult], model: object, line: int, key: str,
-                         levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
-        return editing.reference_values(results, model, line, key, levels)
-
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return None
-
-    def id_in_use(self, model: object, candidate: str) -> bool:
-        return False
-
-    def flagged(self, model: object, line: int, info: FormatInfo, container: Path, key: str | None, value: Any,
-                levels: Sequence[dict[str, Any]]) -> bool:
-        return editing.flagged(model, line, container, key, value, levels)
-
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
 
@@ -138,33 +121,6 @@ class ThndrsFormat(plain.Quiet):
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
         return editing.first_line(now, self.session_id_in_file_name(path))
 
-    def new_lines(self, results: Sequence[LineResult], model: object, line: int, now: datetime,
-                  options: Options) -> list[LineTemplate]:
-        return editing.new_lines(results, model, line, now)
-
-    def outline(self, model: object, results: Sequence[LineResult], budget: Budget) -> Outline:
-        return outline.outline(model, results, budget) if isinstance(model, ThndrsModel) else Outline([], "records")
-
-    def folds(self, model: object, results: Sequence[LineResult]) -> list[tuple[int, int]]:
-        return outline.folds(model, results) if isinstance(model, ThndrsModel) else []
-
-    def lenses(self, model: object) -> list[Lens]:
-        return outline.lenses(model) if isinstance(model, ThndrsModel) else []
-
-    def card_rows(self, model: object, line: int, record: Mapping[str, Any]) -> list[str]:
-        return outline.card_rows(model, record) if isinstance(model, ThndrsModel) else []
-
-    def renumbering(self, model: object) -> Renumbering:
-        return outline.renumbering(model) if isinstance(model, ThndrsModel) else Renumbering(0, ())
-
-    def tree(self, info: FormatInfo, results: Sequence[LineResult], model: object) -> list[Buffer]:
-        if not isinstance(model, ThndrsModel):
-            return super().tree(info, results, model)
-        return payloads.tree(info, results, model)
-
-    def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
-                line: int, options: Options) -> msgspec.Struct:
-        return payloads.context(info, lines, results, model if isinstance(model, ThndrsModel) else None, line)
 
 
 FORMAT = ThndrsFormat()

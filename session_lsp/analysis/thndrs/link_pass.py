@@ -27,8 +27,10 @@ from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..lines import LineKind
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
+from .checks import file_parts
 from .facts import RecordFacts
 from .model import ThndrsModel
+from .session import ThndrsSession
 
 RENUMBER = {"renumber": True}
 """Quick-fix data: rewrite every seq as 0, 1, 2, ... in line order."""
@@ -41,18 +43,6 @@ _RENUMBER = "renumber seq in line order (quick fix, or `session-lsp fix`)"
 
 def _related(line: int, message: str, path: tuple[str | int, ...] = ()) -> tuple[RelatedAnchor, ...]:
     return (RelatedAnchor(Anchor(line, path), message),)
-
-
-def file_parts(path: str | None) -> tuple[str | None, str | None]:
-    """(stem, parent directory name) of a path given by the caller, without touching the disk."""
-    if not path:
-        return None, None
-    parts = [part for part in re.split(r"[\\/]", path) if part]
-    if not parts:
-        return None, None
-    name = parts[-1]
-    stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else name.rpartition(".")[0] or name
-    return stem, parts[-2] if len(parts) > 1 else None
 
 
 def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
@@ -68,7 +58,8 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     _turns(model, issues)
     _compactions(model, facts, issues)
     _processes(model, issues)
-    return Linked(model, [issue for issue in issues if issue.code in _ANY_LINE or _valid(facts, issue.anchor.line)])
+    return Linked(model, [issue for issue in issues if issue.code in _ANY_LINE or _valid(facts, issue.anchor.line)],
+                  ThndrsSession(model, info, options))
 
 
 _TOOL_CODES = frozenset({"THN040", "THN041", "THN042", "THN043"})
@@ -96,7 +87,8 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     tools: list[LinkIssue] = []
     _tools(moved, tools)
     kept = [issue for issue in previous.issues if issue.code not in _TOOL_CODES]
-    return Linked(moved, kept + [issue for issue in tools if _valid(moved.facts, issue.anchor.line)])
+    return Linked(moved, kept + [issue for issue in tools if _valid(moved.facts, issue.anchor.line)],
+                  ThndrsSession(moved, info, options))
 
 
 _ANY_LINE = frozenset({"THN020", "THN031", "THN032", "THN033", "THN035", "THN037", "THN070", "THN071"})

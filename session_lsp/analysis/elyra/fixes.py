@@ -1,0 +1,248 @@
+"""The repairs of Elyra (pi) files: the header, ids, parents, tool results and the other references, each from
+what its rule left in the diagnostic's `data` (the parent above, the unanswered call, the first entry to keep); and
+`FIXERS`, this format's rule codes with their phase and fixer (the shared ones from `fixing.generic`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import msgspec
+
+from .. import jsonscan
+from ..diagnostics import Diagnostic, Span
+from ..fixing import (
+    FILE,
+    IDS,
+    LINES,
+    PARENTS,
+    REFERENCES,
+    Fix,
+    FixDoc,
+    Fixer,
+    Fixers,
+    TextEdit,
+    delete_line,
+    fix,
+    generic,
+    insert_members,
+    json_text,
+    replace_value,
+)
+from ..text import fresh_id
+
+
+def _move_header(doc: FixDoc, line: int, code: str) -> Fix | None:
+    if line <= 0 or line >= len(doc.lines):
+        return None
+    lines = doc.lines
+    insert = TextEdit(Span(0, 0, 0, 0), lines[line].strip() + "\n")
+    return fix(code, f"Move the header from line {line + 1} to the first line", insert, delete_line(lines, line))
+
+
+def _header(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    data = diagnostic.data or {}
+    if "header_line" in data:
+        return _move_header(doc, data["header_line"], diagnostic.code)
+    if "header_id" in data:
+        edit = replace_value(doc.lines, diagnostic.span.line, ("id",), json_text(data["header_id"]))
+        return fix(diagnostic.code, f"Give the header the id {data['header_id']!r}", edit) if edit else None
+    if "header" in data:
+        return fix(diagnostic.code, "Insert the session header pi would have written",
+                    TextEdit(Span(0, 0, 0, 0), json_text(data["header"]) + "\n"))
+    return None
+
+
+def _header_first(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    return _move_header(doc, diagnostic.span.line, diagnostic.code)
+
+
+def _tree_version(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """ELY020: the entries carry a tree, so the header says version 3 (a missing `version` is added)."""
+    line = (diagnostic.data or {}).get("header_line")
+    if not isinstance(line, int):
+        return None
+    edit = replace_value(doc.lines, line, ("version",), "3")
+    if edit is None:
+        found = insert_members(doc.lines[line], '"version":3')
+        if found is None:
+            return None
+        edit = TextEdit(Span(line, found[0], line, found[0]), found[1])
+    return fix(diagnostic.code, "Set the header's version to 3", edit)
+
+
+def _version(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """ELY016: the version pi reads the number as (below 2: 1, else its whole part, at most 3)."""
+    line = diagnostic.span.line
+    found = jsonscan.value_span(doc.lines[line], ("version",))
+    if found is None:
+        return None
+    try:
+        value = float(doc.lines[line][found[0]:found[1]])
+    except ValueError:
+        return None
+    if not math.isfinite(value):
+        return None
+    version = 1 if value < 2 else min(3, int(value))
+    return fix(diagnostic.code, f"Set version to {version}, as pi reads it",
+                TextEdit(Span(line, found[0], line, found[1]), str(version)))
+
+
+def _taken(doc: FixDoc) -> Callable[[str], bool]:
+    return doc.session.id_in_use
+
+
+def _missing_ids(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """ELY021: an entry without `id` or `parentId` gets a fresh id and the entry above as its parent."""
+    line = diagnostic.span.line
+    text = doc.lines[line]
+    members: list[str] = []
+    if jsonscan.value_span(text, ("id",)) is None:
+        members.append(f'"id":{json_text(fresh_id(f"{line}/{text}", _taken(doc)))}')
+    if jsonscan.value_span(text, ("parentId",)) is None:
+        members.append(f'"parentId":{json_text(doc.session.parent_above(doc.results, line))}')
+    found = insert_members(text, ",".join(members)) if members else None
+    if found is None:
+        return None
+    title = "Give this entry " + " and ".join(("a fresh id" if m.startswith('"id"') else "the entry above as parent")
+                                                for m in members)
+    return fix(diagnostic.code, title, TextEdit(Span(line, found[0], line, found[0]), found[1]))
+
+
+def _id_type(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """ELY033 on an entry's `id` (a number, null, an array): a fresh string id; other fields are left to a person."""
+    line = diagnostic.span.line
+    found = jsonscan.value_span(doc.lines[line], ("id",))
+    if found is None or (found[0], found[1]) != (diagnostic.span.start, diagnostic.span.end):
+        return None
+    new = fresh_id(f"{line}/{doc.lines[line]}", _taken(doc))
+    return fix(diagnostic.code, f"Give this entry the fresh id {new!r}",
+                TextEdit(Span(line, found[0], line, found[1]), json_text(new)))
+
+
+NEUTRAL: dict[str, object] = {"content": [], "stopReason": "stop", "summary": "", "thinkingLevel": "off",
+                              "customType": "custom", "name": "", "details": {}}
+"""What a missing required field is given: a value that adds nothing to what the agent sends (no text, a normal
+stop). Fields whose value cannot be guessed (a role, a toolCallId) are left to a person."""
+
+
+def _open_call(doc: FixDoc, line: int) -> str | None:
+    """The open tool call the result on `line` most likely answers: of the calls completion offers there, one with
+    the result's tool name, else the first."""
+    try:
+        root = msgspec.json.decode(doc.lines[line])
+    except msgspec.DecodeError:
+        return None
+    message = root.get("message") if isinstance(root, dict) else None
+    if not isinstance(message, dict):
+        return None
+    offered = doc.session.reference_values(doc.results, line, "toolCallId", [root, message])
+    name = message.get("toolName")
+    named = [value for value, detail in offered if isinstance(name, str) and f"open {name} call" in detail]
+    chosen = (named or [value for value, _ in offered])[:1]
+    return chosen[0] if chosen and isinstance(chosen[0], str) else None
+
+
+def _missing_field(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    path = (diagnostic.data or {}).get("missing")
+    if not isinstance(path, list) or not path:
+        return None
+    line, key = diagnostic.span.line, path[-1]
+    value = _open_call(doc, line) if path == ["message", "toolCallId"] else NEUTRAL.get(key)
+    role = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message", "role"))
+    if path == ["message", "content"] and role is not None and jsonscan.string_value(doc.lines[line], role) == "system":
+        value = ""  # a system message's content is a string: pi 1.6 sends the missing one as ""
+    if value is None:
+        return None
+    text = doc.lines[line]
+    enclosing = tuple(path[:-1])
+    found = jsonscan.value_span(text, enclosing) if enclosing else (0, len(text))
+    if found is None:
+        return None
+    inserted = insert_members(text[found[0]:found[1]], f"{json_text(key)}:{json_text(value)}")
+    if inserted is None:
+        return None
+    at = found[0] + inserted[0]
+    return fix(diagnostic.code, f"Add `{'.'.join(map(str, path))}`: {json_text(value)}",
+                TextEdit(Span(line, at, line, at), inserted[1]))
+
+
+def _drop_orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """An orphan result no unanswered call could take: the line goes, and the entries below it hang from its parent,
+    so no other entry leaves the path. Providers reject the result, so the agent could never send it."""
+    line = diagnostic.span.line
+    model = doc.linked.model
+    parent = jsonscan.value_span(doc.lines[line], ("parentId",))
+    if model is None:
+        return None
+    parent_json = doc.lines[line][parent[0]:parent[1]] if parent is not None else "null"
+    edits = [delete_line(doc.lines, line)]
+    for reference in model.references_to(line):
+        if reference.field == "parentId" and reference.line != line:
+            edit = replace_value(doc.lines, reference.line, reference.path, parent_json)
+            if edit is not None:
+                edits.append(edit)
+    return fix(diagnostic.code, "Delete this orphan tool result (its children move up to its parent)", *edits)
+
+
+def _orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    call = (diagnostic.data or {}).get("suggested_call")
+    if call is None:
+        return _drop_orphan(doc, diagnostic)
+    edit = replace_value(doc.lines, diagnostic.span.line, ("message", "toolCallId"), json_text(call))
+    return fix(diagnostic.code, f"Point toolCallId at the unanswered call {call!r}", edit) if edit else None
+
+
+def _reparent(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    line = diagnostic.span.line
+    data = diagnostic.data or {}
+    if "suggested_parent" not in data:
+        return None
+    parent = data["suggested_parent"]
+    edit = replace_value(doc.lines, line, ("parentId",), json_text(parent))
+    if edit is None:
+        return None
+    note = data.get("suggested_note") or ("the entry above" if parent is not None else
+                                          "no entry above: make this a root")
+    title = f"Set parentId to {json_text(parent) if parent is None else repr(parent)} ({note})"
+    return fix(diagnostic.code, title, edit)
+
+
+def _suggested(key: str, path: tuple[str, ...], title: str) -> Fixer:
+    """A reference the link pass found a better value for (`data[key]`)."""
+    def fixer(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+        value = (diagnostic.data or {}).get(key)
+        if value is None:
+            return None
+        edit = replace_value(doc.lines, diagnostic.span.line, path, json_text(value))
+        return fix(diagnostic.code, title.format(value=value), edit) if edit is not None else None
+    return fixer
+
+
+def _hook_message(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    edit = replace_value(doc.lines, diagnostic.span.line, ("message", "role"), '"custom"')
+    return fix(diagnostic.code, 'Rename role "hookMessage" to "custom"', edit) if edit is not None else None
+
+
+_KEEP_FROM = _suggested("suggested_first_kept", ("firstKeptEntryId",), "Keep the history from {value!r}")
+
+FIXERS: Fixers = {
+    "ELY006": (LINES, generic.utf8),
+    "ELY008": (LINES, generic.drop_bom),
+    "ELY002": (LINES, generic.split_glued_line),
+    "ELY001": (LINES, generic.torn_tail),
+    "ELY003": (LINES, generic.drop_line("line, which holds no entry")),
+    "ELY004": (LINES, generic.drop_line("blank line")),
+    "ELY026": (LINES, generic.lf),
+    "ELY005": (FILE, generic.final_newline),
+    "ELY010": (FILE, _header), "ELY011": (FILE, _header_first), "ELY020": (FILE, _tree_version),
+    "ELY016": (FILE, _version),
+    "ELY021": (IDS, _missing_ids), "ELY033": (IDS, _id_type), "ELY040": (IDS, generic.reid),
+    "ELY042": (PARENTS, _reparent), "ELY044": (PARENTS, _reparent), "ELY045": (PARENTS, _reparent),
+    "ELY032": (REFERENCES, _missing_field),
+    "ELY070": (REFERENCES, _orphan),
+    "ELY050": (REFERENCES, _KEEP_FROM),
+    "ELY076": (REFERENCES, _KEEP_FROM),
+    "ELY024": (REFERENCES, _hook_message),
+}
+"""Elyra's rules with a fix: the phase it runs in and the fixer."""
