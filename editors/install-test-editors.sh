@@ -43,7 +43,8 @@ apt_install() {  # apt_install [--no-install-recommends] pkg...
 apt_install neovim
 # Eglot's and ALE's recommends pull in a mail server (exim4, mailutils). vim is named because vim-ale depends on
 # "vim | neovim", which the neovim above already satisfies.
-apt_install --no-install-recommends emacs-nox elpa-eglot vim vim-ale ripgrep
+# zstd: Vim's and Neovim's gzip plugin and Emacs's jka-compr decompress a *.jsonl.zst with it (test_agents.py).
+apt_install --no-install-recommends emacs-nox elpa-eglot vim vim-ale ripgrep zstd
 
 if [[ ! -x "$CACHE/nvim-venv/bin/nvim" ]]; then
     log "pip install $NVIM_PYINSTALLER into $CACHE/nvim-venv"

@@ -92,6 +92,14 @@ def uncompressed(data: bytes, max_bytes: int | None = None) -> bytes:
     return bytes(out)
 
 
+def read_uncompressed(path: str, max_bytes: int | None = None) -> bytes:
+    """The bytes of the regular file at `path`, decompressed when it is Zstandard: what an editor shows of a
+    `.jsonl.zst` (the server's `sessionLsp/decompress`). More than `max_bytes`, compressed or not, is NotReadable."""
+    with open(open_regular(path, max_bytes), "rb") as handle:
+        data = handle.read()
+    return uncompressed(data, max_bytes)
+
+
 def _decompressed(descriptor: int, max_bytes: int | None) -> int:
     """For a descriptor on a Zstandard file: a descriptor on an anonymous temporary file holding its text (read
     back by offset like any file), the original closed; any other file's descriptor as it is."""

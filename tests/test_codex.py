@@ -156,6 +156,9 @@ def test_outline_and_tree_go_by_turn() -> None:
                                        "user: Run the unit tests and fix whatever fails.",
                                        "user: Document the command-line usage in README.md."]
     assert all(t.detail == "complete" and t.children for t in turns)
+    # A fold a turn, as far as its outline node: up to the line before the next turn's task_started.
+    assert [(f.start_line, f.end_line) for f in features.folding_ranges(document)] == [
+        (t.span.line, t.span.end_line) for t in turns] == [(1, 24), (25, 53), (54, 69)]
     tree = features.tree(document)
     assert [node["kind"] for node in tree["nodes"]] == ["record", "turn", "turn", "turn"]
     assert tree["session_id"] == "01a24544-ef77-76d2-ad46-9e07c57223d1"

@@ -66,3 +66,13 @@ def test_the_payloads_are_the_structs(text: str, tree: type[msgspec.Struct], con
     doc = analyze(text)
     for encoded, kind in ((b"".join(features.encode_tree(doc)), tree), (features.encode_context(doc, 1), context)):
         assert msgspec.json.encode(msgspec.json.decode(encoded, type=kind)) == encoded
+
+
+def test_the_extension_names_the_compressed_scheme_as_the_server_does() -> None:
+    """A `.jsonl.zst` is shown in VS Code under the scheme the server reads as the file's path."""
+    from session_lsp.analysis.payload_types import COMPRESSED_SCHEME
+
+    source = (ROOT / "vscode-extension" / "src" / "compressed.ts").read_text(encoding="utf-8")
+    assert f'export const COMPRESSED_SCHEME = "{COMPRESSED_SCHEME}";' in source
+    manifest = (ROOT / "vscode-extension" / "package.json").read_text(encoding="utf-8")
+    assert f'"onFileSystem:{COMPRESSED_SCHEME}"' in manifest

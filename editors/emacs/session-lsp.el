@@ -182,7 +182,12 @@ branch point, the active branch first (the server's order)."
          (index 0))
     (session-lsp--show
      (format "*session context: %s:%d*" (buffer-name) (1+ line))
-     (cons (cons (format "Model context from line %d: %d messages" (1+ line) (length messages)) nil)
+     (cons (cons (concat (format "Model context from line %d: %d messages" (1+ line) (length messages))
+                         (let ((refused (plist-get context :refused)))
+                           (if (stringp refused)
+                               (format "\nThe agent refuses to resume this file: %s. Nothing is sent." refused)
+                             "")))
+                 nil)
            (mapcar (lambda (message)
                      (setq index (1+ index))
                      (let ((note (plist-get message :note)))

@@ -19,8 +19,14 @@ import msgspec
 TREE = "sessionLsp/tree"
 CONTEXT = "sessionLsp/context"
 ANALYZE_FILE = "sessionLsp/analyzeFile"
-METHODS = {"tree": TREE, "context": CONTEXT, "analyzeFile": ANALYZE_FILE}
+DECOMPRESS = "sessionLsp/decompress"
+METHODS = {"tree": TREE, "context": CONTEXT, "analyzeFile": ANALYZE_FILE, "decompress": DECOMPRESS}
 """The custom methods by the name the extension calls them."""
+
+COMPRESSED_SCHEME = "session-lsp-zst"
+"""The URI scheme of a `.jsonl.zst` file opened as its text (`session-lsp-zst:/path/x.jsonl.zst`): VS Code shows such
+a file read-only through a file system of its own, which gets the text from `sessionLsp/decompress`; the server reads
+the URI's path as the file's (vscode-extension/src/compressed.ts holds the same name)."""
 
 Buffer = bytes | bytearray | memoryview
 CHUNK = 4096
@@ -216,6 +222,15 @@ class AnalyzeFileResult(msgspec.Struct, frozen=True, gc=False):
     tree: Annotated[msgspec.Raw, ts("TreeResult")]
 
 
+class DecompressResult(msgspec.Struct, frozen=True, gc=False):
+    """The bytes a Zstandard-compressed session file (`.jsonl.zst`) holds, for an editor that cannot decompress it."""
+
+    base64: str
+    """Every frame's bytes, decompressed, in base64 (the editor decodes them as it decodes any file)."""
+    size: int
+    """How many bytes that is."""
+
+
 UNIONS: dict[str, tuple[type[msgspec.Struct], ...]] = {
     "TreeNode": (ElyraNode, TurnNode, RecordNode),
     "TreeRecord": (ThndrsRecord,),
@@ -223,6 +238,7 @@ UNIONS: dict[str, tuple[type[msgspec.Struct], ...]] = {
     "ContextMessage": (ElyraMessage, ThndrsMessage, ClaudeMessage, CodexItem),
     "ContextResult": (ElyraContext, TurnContext, ClaudeContext, CodexContext),
     "AnalyzeFileResult": (AnalyzeFileResult,),
+    "DecompressResult": (DecompressResult,),
 }
 """What the extension reads, by TypeScript name: each is one interface holding every field of its Structs (present
 in all of them: required; else optional)."""

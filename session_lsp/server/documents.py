@@ -18,8 +18,9 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..analysis import Document, Options
+from ..analysis.payload_types import COMPRESSED_SCHEME
 from ..analysis.text import REPLACEMENT, Encoding, decode_bytes, from_units, to_units
-from ..files import FileLines
+from ..files import FileLines, NotReadable, read_uncompressed
 from .convert import from_position
 
 
@@ -77,6 +78,10 @@ def options_for(path: str | None, releases: Releases, titles: bool = True) -> Op
 
 
 def path_of(uri: str) -> str | None:
+    """The file a document is: a `file:` URI's path, and the path of a `.jsonl.zst` an editor shows as its text
+    under `COMPRESSED_SCHEME` (whose path is the file's)."""
+    if uri.startswith(f"{COMPRESSED_SCHEME}:"):
+        uri = "file:" + uri[len(COMPRESSED_SCHEME) + 1:]
     return to_fs_path(uri) if uri.startswith("file:") else None
 
 
@@ -87,9 +92,8 @@ def replaced_lines(path: str | None, text: str | None = None) -> dict[str, tuple
     if path is None or (text is not None and REPLACEMENT not in text):
         return {}
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
+        data = read_uncompressed(path)  # a .jsonl.zst is shown decompressed
+    except (OSError, NotReadable):
         return {}
     decoded, bad = decode_bytes(data)
     if not bad:

@@ -26,7 +26,8 @@ def test_neovim(flavour: str, server_env: dict[str, str], session_file: Path, tm
     nvim = require(find(), what)
     thndrs = tmp_path / "work" / THNDRS.name
     thndrs.write_bytes(THNDRS.read_bytes())
-    env = {**server_env, "SESSION_LSP_PROBE": json.dumps({**expectations.probe(), "thndrs": str(thndrs)})}
+    env = {**server_env, "SESSION_LSP_PROBE": json.dumps({**expectations.probe(), "thndrs": str(thndrs),
+                                                       "missing_cmd": True, "buffer_defaults": True})}
     data = run_editor([nvim, "--headless", "-i", "NONE", "-u", str(HERE / "neovim" / "check.lua"), str(session_file)],
                       env, tmp_path / "nvim.json")
     assert data["version"].startswith(version)
@@ -46,7 +47,7 @@ def test_neovim(flavour: str, server_env: dict[str, str], session_file: Path, tm
     assert data["jumped"] == {"buffer": True, "line": expectations.probe()["jump_line"]}
     assert data["notifications"] == [], data["notifications"]
     # :SessionLeaf lands on the active leaf (the last entry, the label): the server sends `leaf` as its line.
-    assert data["leaf"] == {"buffer": True, "line": line_of_id("f6000001")}, data["leaf"]
+    assert data["leaf"] == {"buffer": True, "line": line_of_id("f6000001"), "messages": []}, data["leaf"]
     # A thndrs session has no tree: it says why, and not that the file has no entries.
     assert len(data["thndrs_leaf"]["messages"]) == 1, data["thndrs_leaf"]
     assert "flat log" in data["thndrs_leaf"]["messages"][0], data["thndrs_leaf"]

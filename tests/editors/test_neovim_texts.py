@@ -35,3 +35,13 @@ def test_session_context_says_when_the_context_starts_mid_conversation(tmp_path:
     assert lines[:2] == ["# Model context from line 3: 1 messages", f"Mid-conversation: {cut}."]
     whole = _render_context(nvim, {**payload, "cut_short": None}, 2, tmp_path / "whole.json")
     assert not any(line.startswith("Mid-conversation") for line in whole)
+
+
+def test_session_context_says_when_codex_refuses_to_resume(tmp_path: Path) -> None:
+    nvim = require(which("nvim"), "Debian's neovim")
+    refused = "rollout at /s/rollout.jsonl does not start with session metadata"
+    payload: dict[str, object] = {"format": "codex", "version": None, "label": "Codex", "leaf": None,
+                                  "refused": refused, "messages": []}
+    lines = _render_context(nvim, payload, 0, tmp_path / "refused.json")
+    assert lines[:2] == ["# Model context from line 1: 0 messages",
+                         f"The agent refuses to resume this file: {refused}. Nothing is sent."]

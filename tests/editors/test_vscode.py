@@ -140,9 +140,10 @@ def test_vscode_end_to_end(code_server: dict[str, object], session_file: Path, t
     hover = (hover[0], hover[1] + len('"parentId":"') + 2)
     out = tmp_path / "e2e.json"
     left = BUDGET - (time.monotonic() - float(code_server["started"]))  # type: ignore[arg-type]
-    env = {**os.environ, "E2E_URL": str(code_server["url"]), "E2E_FILE": session_file.name,
-           "E2E_THNDRS": THNDRS.name, "E2E_OTHER": OTHER,
-           "E2E_HOVER": f"{hover[0]},{hover[1]}", "E2E_OUT": str(out),
+    scenario = {"file": session_file.name, "hover": list(hover), "diagnostic": "ELY", "status": "Elyra",
+                "tree": "Fix the failing parser test", "welcome": True, "thndrs": THNDRS.name, "other": OTHER,
+                "screenshot": "vscode.png", "context": True, "no_server": True}
+    env = {**os.environ, "E2E_URL": str(code_server["url"]), "E2E_CASE": json.dumps(scenario), "E2E_OUT": str(out),
            "E2E_SETTINGS": str(code_server["settings"]), "E2E_EXTENSIONS": str(code_server["extensions"]),
            "E2E_SCREENSHOTS": str(ARTIFACTS),
            "PLAYWRIGHT_CORE": str(PLAYWRIGHT), "CHROMIUM": str(which("chromium"))}

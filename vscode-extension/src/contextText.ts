@@ -7,7 +7,8 @@ export function contextText(result: ContextResult, fileName: string, line: numbe
   if (typeof result.leaf === "number" && result.leaf !== line) header.push(`Line ${line + 1} is not an entry; this is the context from the active leaf, line ${result.leaf + 1}.`);
   if (result.turn_id) header.push(`Turn ${result.turn_id}.`);
   if (result.cut_short) header.push(`Mid-conversation: ${result.cut_short}.`);
-  header.push(count === 0 ? "Nothing is sent from here." : `${count} message${count === 1 ? "" : "s"}, in the order the agent sends them.`);
+  if (result.refused) header.push(`The agent refuses to resume this file: ${result.refused}. Nothing is sent.`);
+  else header.push(count === 0 ? "Nothing is sent from here." : `${count} message${count === 1 ? "" : "s"}, in the order the agent sends them.`);
   const blocks = result.messages.map((message, index) => {
     const where = typeof message.line === "number" ? ` (line ${message.line + 1})` : "";
     const note = message.note ? ` [${message.note}]` : "";

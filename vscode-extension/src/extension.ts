@@ -18,7 +18,8 @@ import {
 
 import { Discovery, discover } from "./discovery";
 import { nodeProbes, pythonExtensionInterpreter } from "./probes";
-import { AnalyzeFileResult, ContextResult, METHODS, TreeResult } from "./protocol";
+import { AnalyzeFileResult, ContextResult, DecompressResult, METHODS, TreeResult } from "./protocol";
+import { COMPRESSED_SELECTOR, registerCompressed } from "./compressed";
 import { ContextProvider, contextUri } from "./contextDocument";
 import { SessionTreeProvider } from "./treeView";
 import { SessionStatus } from "./status";
@@ -28,6 +29,7 @@ const SELECTOR = [
   { scheme: "file", language: "jsonl" },
   { scheme: "untitled", language: "jsonl" },
   { scheme: "file", pattern: "**/*.jsonl" },
+  COMPRESSED_SELECTOR,
 ];
 
 let session: Session | undefined;
@@ -80,6 +82,7 @@ class Session implements vscode.Disposable {
       this.treeView,
       this.status,
       vscode.workspace.registerTextDocumentContentProvider(ContextProvider.scheme, this.contexts),
+      ...registerCompressed((path) => this.request<DecompressResult>(METHODS.decompress, { path })),
       vscode.commands.registerCommand("sessionLsp.restart", () => this.restart()),
       vscode.commands.registerCommand("sessionLsp.showContext", () => this.showContext()),
       vscode.commands.registerCommand("sessionLsp.goToActiveLeaf", () => this.goToActiveLeaf()),
@@ -268,7 +271,11 @@ class Session implements vscode.Disposable {
     const tree = this.tree.resultFor(uri) ?? (await this.requestTree(uri));
     const leaf = tree?.leaf;
     if (typeof leaf !== "number") {
-      void vscode.window.showInformationMessage("Session LSP: this file has no active leaf (no entries).");
+      // A flat log (thndrs, Codex) has no tree, so no `leaf` at all.
+      const flat = tree !== undefined && tree.leaf === undefined && tree.entry_count > 0;
+      void vscode.window.showInformationMessage(flat
+        ? `Session LSP: a ${tree.label} session is a flat log with no active leaf: the agent appends after its last record.`
+        : "Session LSP: this file has no active leaf (no entries).");
       return;
     }
     await this.revealLine(uri, leaf);

@@ -6,6 +6,7 @@ export const METHODS = {
   tree: "sessionLsp/tree",
   context: "sessionLsp/context",
   analyzeFile: "sessionLsp/analyzeFile",
+  decompress: "sessionLsp/decompress",
 } as const;
 
 /** One of ElyraNode: An Elyra entry; TurnNode: A thndrs turn, its records inside; RecordNode: A thndrs record
@@ -119,4 +120,13 @@ export interface AnalyzeFileResult {
   version: number | null;
   diagnostics: Diagnostic[];
   tree: TreeResult;
+}
+
+/** DecompressResult: The bytes a Zstandard-compressed session file (`.jsonl.zst`) holds, for an editor that cannot
+ * decompress it. */
+export interface DecompressResult {
+  /** Every frame's bytes, decompressed, in base64 (the editor decodes them as it decodes any file). */
+  base64: string;
+  /** How many bytes that is. */
+  size: number;
 }

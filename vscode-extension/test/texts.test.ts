@@ -35,3 +35,10 @@ test("context: a walk cut short at a broken link says the context starts mid-con
   const text = contextText({ format: "elyra", version: 3, label: "", leaf: 2, messages: [], cut_short: cut }, "s.jsonl", 2);
   assert.match(text, /Mid-conversation: pi's walk from the leaf stops at the entry on line 3: its parentId 'gone' names no entry in this file\./);
 });
+
+test("context: a rollout Codex refuses to resume says so, with Codex's error", () => {
+  const refused = "rollout at /s/rollout.jsonl does not start with session metadata";
+  const text = contextText({ format: "codex", version: null, label: "Codex", leaf: null, messages: [], refused }, "rollout.jsonl", 0);
+  assert.match(text, /The agent refuses to resume this file: rollout at \/s\/rollout\.jsonl does not start with session metadata\. Nothing is sent\./);
+  assert.doesNotMatch(text, /Nothing is sent from here/);
+});

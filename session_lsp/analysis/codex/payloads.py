@@ -13,7 +13,7 @@ from . import schema as s
 from .context import context
 from .model import CodexModel, Turn
 
-__all__ = ["card_rows", "context", "lenses", "outline", "tree"]
+__all__ = ["card_rows", "context", "folds", "lenses", "outline", "tree"]
 
 _SHOWN = frozenset({"response_item", "compacted"})
 
@@ -63,6 +63,11 @@ def outline(model: CodexModel, results: Sequence[LineResult], budget: Budget) ->
         nodes.append(node)
     nodes.sort(key=lambda n: n.first)
     return Outline(nodes, "records")
+
+
+def folds(model: CodexModel) -> list[tuple[int, int]]:
+    """Each turn, from its task_started event to the record before the next turn (the outline's ranges)."""
+    return [(turn.line, turn.last) for turn in model.turns if turn.last > turn.line]
 
 
 def lenses(model: CodexModel) -> list[Lens]:

@@ -23,8 +23,8 @@ _LOST_LINE = frozenset({"CDX001", "CDX002", "CDX005", "CDX007", "CDX008", "CDX03
 
 
 class CodexSession(plain.NoSession):
-    """From `plain.NoSession` it keeps what a rollout does not offer yet: folds, hints, call cards, renames,
-    renumbering, new lines and flagged values."""
+    """From `plain.NoSession` it keeps what a rollout does not offer yet: hints, call cards, renames, renumbering,
+    new lines and flagged values."""
 
     __slots__ = ("model",)
 
@@ -54,6 +54,9 @@ class CodexSession(plain.NoSession):
 
     def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
         return payloads.outline(self.model, results, budget)
+
+    def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
+        return payloads.folds(self.model)
 
     def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
         return payloads.card_rows(self.model, line)

@@ -1,4 +1,4 @@
-"""Our own requests: `sessionLsp/analyzeFile`, `sessionLsp/tree`, `sessionLsp/context`.
+"""Our own requests: `sessionLsp/analyzeFile`, `sessionLsp/tree`, `sessionLsp/context`, `sessionLsp/decompress`.
 
 pygls hands unknown methods' params over as namedtuples (or dicts), so fields are read defensively and a bad
 request gets InvalidParams rather than an internal error. Results go out as `Encoded` JSON, the Structs of
@@ -7,6 +7,7 @@ request gets InvalidParams rather than an internal error. Results go out as `Enc
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import msgspec
@@ -15,10 +16,18 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.uris import from_fs_path
 
 from ...analysis import Document, features
-from ...analysis.payload_types import ANALYZE_FILE, CONTEXT, TREE, AnalyzeFileResult, around_last
+from ...analysis.payload_types import (
+    ANALYZE_FILE,
+    CONTEXT,
+    DECOMPRESS,
+    TREE,
+    AnalyzeFileResult,
+    DecompressResult,
+    around_last,
+)
 from ...analysis.rule_filter import RuleFilter
 from ...analysis.text import Encoding
-from ...files import NotReadable, unusable
+from ...files import NotReadable, read_uncompressed, unusable
 from .. import convert
 from ..app import Encoded, SessionServer
 from ..diagnostics import for_client
@@ -49,15 +58,20 @@ def _analyze_path(path: str, releases: Releases, max_bytes: int, rules: RuleFilt
         return _analysis(doc, from_fs_path(path) or path, rules, encoding)
 
 
-async def analyze_file(ls: SessionServer, params: Any) -> Encoded:
-    """Analyse a file on disk without opening it: for files too large for the editor to sync (VS Code does not
-    sync files over 50 MB) and for tree views of files that are not open."""
+def _path(params: Any) -> str:
     path = _get(params, "path")
     if not isinstance(path, str) or not path:
         raise JsonRpcInvalidParams("expected {path: string}")
     reason = unusable(path)
     if reason is not None:
         raise JsonRpcInvalidParams(f"{path!r} names no file: {reason}")
+    return path
+
+
+async def analyze_file(ls: SessionServer, params: Any) -> Encoded:
+    """Analyse a file on disk without opening it: for files too large for the editor to sync (VS Code does not
+    sync files over 50 MB) and for tree views of files that are not open."""
+    path = _path(params)
     await ls.settings_loaded()
     try:
         chosen = ls.configs.settings_for(path, ls.settings, ls.editor_value)
@@ -65,6 +79,27 @@ async def analyze_file(ls: SessionServer, params: Any) -> Encoded:
                             ls.encoding)
     except NotReadable as error:
         raise JsonRpcException(f"{path} is not analysed: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)",
+                               code=types.LSPErrorCodes.RequestFailed.value) from error
+    except OSError as error:
+        raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
+                               code=types.LSPErrorCodes.RequestFailed.value) from error
+
+
+def _decompress(path: str, max_bytes: int) -> Encoded:
+    data = read_uncompressed(path, max_bytes)
+    return Encoded([msgspec.json.encode(DecompressResult(base64.b64encode(data).decode("ascii"), len(data)))])
+
+
+async def decompress(ls: SessionServer, params: Any) -> Encoded:
+    """The bytes a `.jsonl.zst` holds, for an editor that cannot decompress it (VS Code, whose extension shows them
+    read-only): the reader `check` uses, limited by `sessionLsp.analyzeFileMaxBytes`."""
+    path = _path(params)
+    await ls.settings_loaded()
+    try:
+        chosen = ls.configs.settings_for(path, ls.settings, ls.editor_value)
+        return await ls.run(_decompress, path, chosen.analyze_file_max_bytes)
+    except NotReadable as error:
+        raise JsonRpcException(f"{path} is not read: {error} (sessionLsp.analyzeFileMaxBytes sets the limit)",
                                code=types.LSPErrorCodes.RequestFailed.value) from error
     except OSError as error:
         raise JsonRpcException(f"cannot read {path}: {error.strerror or error}",
@@ -96,3 +131,4 @@ def register(server: SessionServer) -> None:
     server.feature(ANALYZE_FILE)(analyze_file)
     server.feature(TREE)(tree)
     server.feature(CONTEXT)(context)
+    server.feature(DECOMPRESS)(decompress)

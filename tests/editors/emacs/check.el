@@ -1,5 +1,5 @@
 ;;; check.el --- drive Eglot against session-lsp in batch Emacs  -*- lexical-binding: t; -*-
-;; emacs -Q --batch -l check.el SESSION.jsonl
+;; emacs -Q --batch -l check.el SESSION.jsonl   (any format; a .jsonl.zst too, through auto-compression-mode)
 ;; Loads editors/emacs/session-lsp.el as a user would, opens the session, starts Eglot and writes what Emacs saw
 ;; to $SESSION_LSP_RESULT as JSON. Assertions live in test_emacs.py.
 
@@ -42,6 +42,8 @@
 (defun check-run (file)
   (find-file file)
   (check-put :mode (symbol-name major-mode))
+  (check-put :first_line (buffer-substring-no-properties (point-min) (save-excursion (goto-char (point-min))
+                                                                                    (line-end-position))))
   (check-put :version emacs-version)
   (check-put :eglot_version (if (fboundp 'eglot--version) (eglot--version)
                               (let ((desc (cadr (assq 'eglot package-alist))))

@@ -1,6 +1,10 @@
--- Run as: nvim --headless -u check.lua <session.jsonl>   (Neovim 0.7 and newer)
+-- Run as: nvim --headless -u check.lua <session file>   (Neovim 0.7 and newer; any format, .jsonl or .jsonl.zst)
 -- Loads editors/neovim exactly as a user would (0.11+: vim.lsp.enable, older: setup()), opens the session, and
--- writes what the editor saw to $SESSION_LSP_RESULT as JSON. Assertions live in test_neovim.py.
+-- writes what the editor saw to $SESSION_LSP_RESULT as JSON: the diagnostics (and how long after start they came),
+-- the hover and definition at the probe's position, the symbols, the folds, the code actions on `action_line`,
+-- :SessionTree (and <CR> on `jump_line`) and :SessionLeaf. The probe ($SESSION_LSP_PROBE, from a test's case)
+-- says where to look and which optional parts to run: `missing_cmd`, `thndrs` (a second file) and
+-- `buffer_defaults` (the keys a user types). Assertions live in the tests (tests/editors/cases.py and others).
 local root = os.getenv('SESSION_LSP_ROOT')
 local out = os.getenv('SESSION_LSP_RESULT')
 local probe = vim.fn.json_decode(os.getenv('SESSION_LSP_PROBE'))
@@ -9,6 +13,7 @@ vim.opt.swapfile = false
 vim.opt.shadafile = 'NONE'
 
 local result = { errors = {}, messages = {} }
+local opened = vim.loop.hrtime()
 local notify = vim.notify
 vim.notify = function(message, level)
   table.insert(result.messages, tostring(message))
@@ -16,9 +21,11 @@ vim.notify = function(message, level)
 end
 
 -- A missing command must give one clear message and no client.
-local missing = require('session_lsp').setup({ cmd = { '/nonexistent/session-lsp', 'serve', '--stdio' } })
-result.missing_cmd = { returned = missing, messages = vim.deepcopy(result.messages) }
-result.messages = {}
+if probe.missing_cmd then
+  local missing = require('session_lsp').setup({ cmd = { '/nonexistent/session-lsp', 'serve', '--stdio' } })
+  result.missing_cmd = { returned = missing, messages = vim.deepcopy(result.messages) }
+  result.messages = {}
+end
 
 if vim.fn.has('nvim-0.11') == 1 then
   vim.lsp.enable('session_lsp')
@@ -83,6 +90,7 @@ local function run()
   local bufnr = vim.api.nvim_get_current_buf()
   result.version = tostring(vim.version().major .. '.' .. vim.version().minor .. '.' .. vim.version().patch)
   result.filetype = vim.bo[bufnr].filetype
+  result.first_line = vim.api.nvim_buf_get_lines(bufnr, 0, 1, false)[1] or vim.NIL
   local client
   if not vim.wait(10000, function()
     client = require('session_lsp').client(bufnr)
@@ -100,7 +108,8 @@ local function run()
   vim.wait(10000, function()
     diagnostics = vim.diagnostic.get(bufnr)
     return #diagnostics > 0
-  end, 50)
+  end, 20)
+  result.diagnostics_ms = (vim.loop.hrtime() - opened) / 1e6
   result.diagnostics = {}
   for _, d in ipairs(diagnostics) do
     table.insert(result.diagnostics, { line = d.lnum, code = code_of(d), severity = d.severity, message = d.message })
@@ -124,10 +133,16 @@ local function run()
 
   result.symbols = names(request(bufnr, 'textDocument/documentSymbol', { textDocument = { uri = uri } }), {}, 0)
 
+  result.folds = {}
+  for _, fold in ipairs(request(bufnr, 'textDocument/foldingRange', { textDocument = { uri = uri } }) or {}) do
+    table.insert(result.folds, { fold.startLine, fold.endLine })
+  end
+
   -- A code action for the diagnostics on one line, sent back as the client received them.
+  local action_line = probe.action_line or 0
   local line_diagnostics = {}
   for _, d in ipairs(diagnostics) do
-    if d.lnum == probe.action_line then
+    if d.lnum == action_line then
       local lsp = d.user_data and d.user_data.lsp or {}
       table.insert(line_diagnostics, {
         range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum or d.lnum, character = d.end_col or d.col } },
@@ -141,7 +156,7 @@ local function run()
   end
   local actions = request(bufnr, 'textDocument/codeAction', {
     textDocument = { uri = uri },
-    range = { start = { line = probe.action_line, character = 0 }, ['end'] = { line = probe.action_line, character = 0 } },
+    range = { start = { line = action_line, character = 0 }, ['end'] = { line = action_line, character = 0 } },
     context = { diagnostics = line_diagnostics },
   })
   result.code_actions = {}
@@ -154,7 +169,7 @@ local function run()
   local tree_buf
   vim.wait(10000, function()
     for _, b in ipairs(vim.api.nvim_list_bufs()) do
-      if vim.bo[b].filetype == 'sessiontree' then
+      if vim.bo[b].filetype == 'sessiontree' and #vim.api.nvim_buf_get_lines(b, 0, -1, false) > 1 then
         tree_buf = b
         return true
       end
@@ -163,8 +178,8 @@ local function run()
   end, 50)
   result.tree = tree_buf and vim.api.nvim_buf_get_lines(tree_buf, 0, -1, false) or vim.NIL
   result.tree_targets = tree_buf and vim.b[tree_buf].session_lsp_targets or vim.NIL
-  if tree_buf then
-    -- <CR> on the first entry jumps to its line in the session buffer.
+  if tree_buf and probe.jump_line then
+    -- <CR> on the entry jumps to its line in the session buffer.
     local win = vim.fn.bufwinid(tree_buf)
     vim.api.nvim_set_current_win(win)
     for index, target in pairs(result.tree_targets) do
@@ -177,15 +192,19 @@ local function run()
     result.jumped = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
   end
 
-  -- :SessionLeaf from the first line: the cursor goes to the active leaf's line in the session's window.
+  result.notifications = result.messages
+  result.messages = {}
+
+  -- :SessionLeaf from the first line: the cursor goes to the active leaf's line in the session's window (a flat
+  -- log has none: it says so).
   vim.api.nvim_set_current_win(vim.fn.bufwinid(bufnr))
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
   vim.cmd('SessionLeaf')
   vim.wait(10000, function()
     return vim.api.nvim_win_get_cursor(0)[1] ~= 1 or #result.messages > 0
   end, 50)
-  result.leaf = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
-  result.notifications = result.messages
+  result.leaf = { buffer = vim.api.nvim_get_current_buf() == bufnr, line = vim.api.nvim_win_get_cursor(0)[1] - 1,
+                  messages = result.messages }
   result.messages = {}
 
   -- A thndrs session has no tree: :SessionLeaf says so (and does not claim the file has no entries).
@@ -321,6 +340,9 @@ vim.api.nvim_create_autocmd('VimEnter', {
     local ok, message = pcall(run)
     if not ok then
       fail('check.lua: ' .. tostring(message))
+      return finish()
+    end
+    if not probe.buffer_defaults then
       return finish()
     end
     vim.defer_fn(finish, 40000) -- whatever happens below

@@ -1,4 +1,4 @@
-" vim -N -u check.vim -i NONE -n -es SESSION.jsonl </dev/null
+" vim -N -u check.vim -i NONE -n -es SESSION.jsonl </dev/null   (any format; a .jsonl.zst too, through the gzip plugin)
 " Loads ALE and editors/vim as a user would, opens the session, and writes what Vim saw to $SESSION_LSP_RESULT.
 " -es matters: in normal mode with stdin that is not a terminal, :sleep reads EOF and Vim exits 1 silently.
 " Hover, definition, symbols and code actions go through ALE's LSP transport (ale#lsp_linter#SendRequest), not its
@@ -43,6 +43,7 @@ endfunction
 function! s:Run() abort
     let s:result.version = v:version
     let s:result.filetype = &filetype
+    let s:result.first_line = getline(1)
     let s:result.ale_linters = map(ale#linter#Get(&filetype), 'v:val.name')
     ALELint
     call s:Wait({-> !empty(ale#engine#GetLoclist(bufnr('')))}, 15)

@@ -1,10 +1,15 @@
-// One VS Code scenario in real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven through Chromium with
-// playwright-core: open a broken Elyra session and record what the workbench shows. test_vscode.py starts
-// code-server and asserts on the JSON this writes. Selectors belong to VS Code 1.100 (pinned).
+// A session file in real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven through Chromium with
+// playwright-core, for any format: open it and record what the workbench shows right after it opens (nothing clicked:
+// the Session Tree, the Problems panel, the status bar), then the hover and F12 at the case's position, the outline
+// and the whole Session Tree. test_vscode.py (pi, with every optional step) and test_agents.py (Claude Code, Codex, a
+// .jsonl.zst) start code-server and assert on the JSON this writes. Selectors belong to VS Code 1.100 (pinned).
 //
-// env: E2E_URL (workbench URL), E2E_FILE (session file name), E2E_THNDRS (a thndrs session beside it),
-//      E2E_OTHER (a file beside it that is not a session), E2E_HOVER ("line,col" 0-based), E2E_OUT (JSON),
-//      E2E_SCREENSHOTS (folder), PLAYWRIGHT_CORE (path of the playwright-core package), CHROMIUM.
+// env: E2E_URL (workbench URL), E2E_CASE (JSON: `file` the session's name, `hover` [line, col] 0-based, `diagnostic`
+//      a code prefix the Problems panel shows, `status` what the status bar names, `tree` a label of the tree; the
+//      optional steps: `welcome` (the tree's text before a session opens), `thndrs` and `other` (names of a thndrs
+//      session and of a file that is no session beside it), `screenshot`, `context`, `no_server` (which also needs
+//      E2E_SETTINGS and E2E_EXTENSIONS)), E2E_OUT (JSON), E2E_SCREENSHOTS (folder), PLAYWRIGHT_CORE (path of the
+//      playwright-core package), CHROMIUM.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -12,7 +17,8 @@ const { chromium } = require(process.env.PLAYWRIGHT_CORE);
 
 const out = { errors: [], steps: [] };
 const shots = process.env.E2E_SCREENSHOTS;
-const [hoverLine, hoverCol] = process.env.E2E_HOVER.split(",").map(Number);
+const scenario = JSON.parse(process.env.E2E_CASE);
+const [hoverLine, hoverCol] = scenario.hover;
 
 /** What the workbench shows, as plain text: Monaco renders the spaces of its view lines (and some labels) as
  * U+00A0, which would never equal the ASCII text the server sent. */
@@ -116,6 +122,7 @@ async function expand(pane) {
   });
   page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   page.setDefaultTimeout(15000);
+  const label = new RegExp(scenario.tree.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   try {
     await step("workbench", async () => {
       await page.goto(process.env.E2E_URL);
@@ -124,59 +131,71 @@ async function expand(pane) {
     });
 
     // Before any session file is open the Session Tree says what it is for.
-    await step("tree welcome", async () => {
-      const pane = sessionTreePane(page);
-      await pane.locator(".pane-header").waitFor({ timeout: 60000 });
-      await expand(pane);
-      const welcome = pane.locator(".welcome-view-content");
-      await welcome.first().waitFor({ timeout: 20000 }).catch(() => undefined);
-      out.tree_welcome = (await welcome.count()) ? await text(welcome) : "";
-      out.tree_rows_before_open = await rows(pane.locator(".monaco-list-row"));
-    });
+    if (scenario.welcome) {
+      await step("tree welcome", async () => {
+        const pane = sessionTreePane(page);
+        await pane.locator(".pane-header").waitFor({ timeout: 60000 });
+        await expand(pane);
+        const welcome = pane.locator(".welcome-view-content");
+        await welcome.first().waitFor({ timeout: 20000 }).catch(() => undefined);
+        out.tree_welcome = (await welcome.count()) ? await text(welcome) : "";
+        out.tree_rows_before_open = await rows(pane.locator(".monaco-list-row"));
+      });
+    }
 
     await step("open file", async () => {
-      await openFile(page, process.env.E2E_FILE);
+      await openFile(page, scenario.file);
       out.language = await text(page.locator("#status\\.editor\\.mode"));
+      out.tab = await text(page.locator(".tabs-container .tab.active"));
+      out.first_line = await text(page.locator(".monaco-editor .view-lines .view-line").first());
     });
 
     // Right after the file opens, before any click in the editor or the tree: the tree is there.
     await step("tree on open", async () => {
-      out.tree_on_open = await treeRows(page);
+      out.tree_on_open = await treeRows(page, label);
       const welcome = sessionTreePane(page).locator(".welcome-view-content");
       out.tree_welcome_on_open = (await welcome.count()) && (await welcome.first().isVisible()) ? await text(welcome) : "";
     });
 
-    // A thndrs session opened next to it: its turns replace the Elyra tree, again without a click.
-    await step("thndrs tree on open", async () => {
-      await openFile(page, process.env.E2E_THNDRS);
-      out.thndrs_tree_on_open = await treeRows(page, /turn|user/);
-      await openFile(page, process.env.E2E_FILE);
-      out.tree_back = await treeRows(page, /Fix the failing parser test/);
-    });
+    // A thndrs session opened next to it: its turns replace the tree, again without a click.
+    if (scenario.thndrs) {
+      await step("thndrs tree on open", async () => {
+        await openFile(page, scenario.thndrs);
+        out.thndrs_tree_on_open = await treeRows(page, /turn|user/);
+        await openFile(page, scenario.file);
+        out.tree_back = await treeRows(page, label);
+      });
+    }
 
     // A file that is not a session becomes the only editor: the tree goes back to its welcome text.
-    await step("tree welcome again", async () => {
-      await openFile(page, process.env.E2E_OTHER);
-      const pane = sessionTreePane(page);
-      await pane.locator(".welcome-view-content").first().waitFor({ timeout: 15000 }).catch(() => undefined);
-      out.tree_welcome_other = (await pane.locator(".welcome-view-content").count()) ? await text(pane.locator(".welcome-view-content")) : "";
-      out.tree_rows_other = await rows(pane.locator(".monaco-list-row"));
-      await openFile(page, process.env.E2E_FILE);
-      out.tree_back_again = await treeRows(page, /Fix the failing parser test/);
-    });
+    if (scenario.other) {
+      await step("tree welcome again", async () => {
+        await openFile(page, scenario.other);
+        const pane = sessionTreePane(page);
+        await pane.locator(".welcome-view-content").first().waitFor({ timeout: 15000 }).catch(() => undefined);
+        out.tree_welcome_other = (await pane.locator(".welcome-view-content").count()) ? await text(pane.locator(".welcome-view-content")) : "";
+        out.tree_rows_other = await rows(pane.locator(".monaco-list-row"));
+        await openFile(page, scenario.file);
+        out.tree_back_again = await treeRows(page, label);
+      });
+    }
 
     await step("problems", async () => {
       await page.keyboard.press("Control+Shift+M");
-      await page.locator(".markers-panel .monaco-list-row", { hasText: "ELY" }).first().waitFor({ timeout: 60000 });
+      await page.locator(".markers-panel .monaco-list-row", { hasText: scenario.diagnostic }).first().waitFor({ timeout: 60000 });
       await page.waitForTimeout(500);
       out.problems = await rows(page.locator(".markers-panel .monaco-list-row"));
+      // A click on the first problem shows it in the editor, under its squiggle.
+      await page.locator(".markers-panel .monaco-list-row", { hasText: scenario.diagnostic }).first().click();
+      await page.waitForTimeout(700);
+      out.problem_position = await statusPosition(page);
       out.squiggles = await page.locator(".monaco-editor .squiggly-error, .monaco-editor .squiggly-warning").count();
     });
 
     await step("status bar", async () => {
       const item = page.locator('[id$="sessionLsp.status"]').first();
       await item.waitFor();
-      await page.waitForFunction(() => /Elyra|thndrs|not a session/.test(document.querySelector('[id$="sessionLsp.status"]')?.innerText ?? ""));
+      await page.waitForFunction((name) => (document.querySelector('[id$="sessionLsp.status"]')?.innerText ?? "").includes(name), scenario.status);
       out.status = (await text(item)).replace(/\s+/g, " ");
     });
 
@@ -225,20 +244,22 @@ async function expand(pane) {
       await page.locator(".monaco-editor .view-lines").first().click();
       await goTo(page, hoverLine, hoverCol);
       await showHover(page);
-      if (shots) await page.screenshot({ path: path.join(shots, "vscode.png") });
+      if (shots) await page.screenshot({ path: path.join(shots, scenario.screenshot || `vscode-${scenario.file}.png`) });
       await page.keyboard.press("Escape");
     });
 
-    await step("model context", async () => {
-      await page.locator(".monaco-editor .view-lines").first().click();
-      await goTo(page, hoverLine, 0);
-      await command(page, "Session LSP: Show Model Context Here");
-      const tab = page.locator(".tabs-container .tab", { hasText: "context at line" });
-      await tab.first().waitFor();
-      await page.waitForTimeout(500);
-      out.context_tab = await text(tab);
-      out.context_text = (await text(page.locator(".editor-group-container.active .view-lines"))).slice(0, 2000);
-    });
+    if (scenario.context) {
+      await step("model context", async () => {
+        await page.locator(".monaco-editor .view-lines").first().click();
+        await goTo(page, hoverLine, 0);
+        await command(page, "Session LSP: Show Model Context Here");
+        const tab = page.locator(".tabs-container .tab", { hasText: "context at line" });
+        await tab.first().waitFor();
+        await page.waitForTimeout(500);
+        out.context_tab = await text(tab);
+        out.context_text = (await text(page.locator(".editor-group-container.active .view-lines"))).slice(0, 2000);
+      });
+    }
 
     // Which server the extension started: nothing was configured, so it must be the bundled copy.
     await step("server process", async () => {
@@ -250,25 +271,27 @@ async function expand(pane) {
         } catch {
           continue;
         }
-        if (command.includes(process.env.E2E_EXTENSIONS) && command.includes("server.py")) out.server_processes.push(command);
+        if (process.env.E2E_EXTENSIONS && command.includes(process.env.E2E_EXTENSIONS) && command.includes("server.py")) out.server_processes.push(command);
       }
     });
 
     // A server path that does not exist: the extension restarts and says once what to set.
-    await step("no server", async () => {
-      const settings = process.env.E2E_SETTINGS;
-      const value = JSON.parse(fs.readFileSync(settings, "utf8"));
-      value["sessionLsp.server.path"] = "/nonexistent/session-lsp";
-      fs.writeFileSync(settings, JSON.stringify(value));
-      const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "sessionLsp.server.path" });
-      await toast.first().waitFor({ timeout: 20000 });
-      await page.waitForTimeout(1500);
-      out.no_server_toasts = await rows(page.locator(".notifications-toasts .notification-toast"));
-      out.no_server_status = await text(page.locator('[id$="sessionLsp.status"]'));
-    });
+    if (scenario.no_server) {
+      await step("no server", async () => {
+        const settings = process.env.E2E_SETTINGS;
+        const value = JSON.parse(fs.readFileSync(settings, "utf8"));
+        value["sessionLsp.server.path"] = "/nonexistent/session-lsp";
+        fs.writeFileSync(settings, JSON.stringify(value));
+        const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "sessionLsp.server.path" });
+        await toast.first().waitFor({ timeout: 20000 });
+        await page.waitForTimeout(1500);
+        out.no_server_toasts = await rows(page.locator(".notifications-toasts .notification-toast"));
+        out.no_server_status = await text(page.locator('[id$="sessionLsp.status"]'));
+      });
+    }
   } finally {
-    // When a step failed, what the workbench looked like at the end (vscode.png is taken midway).
-    if (shots && out.errors.length) await page.screenshot({ path: path.join(shots, "vscode-failed.png") }).catch(() => {});
+    // When a step failed, what the workbench looked like at the end.
+    if (shots && out.errors.length) await page.screenshot({ path: path.join(shots, `vscode-failed-${scenario.file}.png`) }).catch(() => {});
     fs.writeFileSync(process.env.E2E_OUT, JSON.stringify(out, null, 2));
     await browser.close();
   }

@@ -263,16 +263,17 @@ function M.show_context()
 end
 
 --- :SessionLeaf — jump to the entry the agent resumes from. `leaf` in a sessionLsp/tree result is that entry's
---- 0-based line (a number, null when there is none); a thndrs tree has no `leaf` (a flat log has no tree).
+--- 0-based line (a number, null when there is none); the tree of a flat log (thndrs, Codex: records in turns) has
+--- no `leaf` at all.
 function M.goto_leaf()
   local source = vim.api.nvim_get_current_buf()
   M.request(source, 'sessionLsp/tree', { textDocument = { uri = vim.uri_from_bufnr(source) } }, function(result)
     local leaf = type(result) == 'table' and result.leaf or nil
     if type(leaf) == 'number' then
       jump(source, leaf)
-    elseif type(result) == 'table' and result.leaf == nil and result.format == 'thndrs' then
-      notify('a thndrs session is a flat log with no active leaf: the agent appends after its last record',
-        vim.log.levels.INFO)
+    elseif type(result) == 'table' and result.leaf == nil and (tonumber(result.entry_count) or 0) > 0 then
+      notify('a ' .. tostring(result.label) .. ' session is a flat log with no active leaf: the agent appends after '
+        .. 'its last record', vim.log.levels.INFO)
     else
       notify('this file has no active leaf (it is not a session, or has no entries)', vim.log.levels.INFO)
     end

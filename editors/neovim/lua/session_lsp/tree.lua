@@ -132,6 +132,9 @@ function M.render_context(context, line)
   if type(context.cut_short) == 'string' then
     table.insert(lines, 2, 'Mid-conversation: ' .. context.cut_short .. '.')
   end
+  if type(context.refused) == 'string' then
+    table.insert(lines, 2, 'The agent refuses to resume this file: ' .. context.refused .. '. Nothing is sent.')
+  end
   for index, message in ipairs(messages) do
     local where = is_null(message.line) and '' or string.format(' (line %d)', message.line + 1)
     local note = (is_null(message.note) or message.note == '') and '' or (' [' .. message.note .. ']')
