@@ -161,12 +161,13 @@ class Document:
         self.results: Sequence[LineResult]
         if compact:
             results = PlainResults()
-            for number, line in enumerate(lines):
-                results.append(self._line(number, line))
+            append = results.append
+            for result in self._line_pass(lines):
+                append(result)
             self.results = results
             self._issue_lines = results.with_issues()
         else:
-            self.results = [self._line(number, line) for number, line in enumerate(lines)]
+            self.results = list(self._line_pass(lines))
             self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
         self.lines: Sequence[str] = store
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
@@ -185,6 +186,17 @@ class Document:
     def face(self) -> Format:
         """The format's face (`formats.Format`): what features ask instead of testing the format's kind."""
         return format_for(self.format.kind)
+
+    def _line_pass(self, lines: Iterable[str]) -> Iterator[LineResult]:
+        """`_line` of every line, in order: only the first line and a line too long to hold (known once the stream
+        has reached it) take its detour; every other line goes straight to the format's line pass."""
+        numbered = enumerate(lines)
+        for number, text in numbered:
+            yield self._line(number, text)
+            break
+        line, too_long = self.analyzer.line, self._too_long
+        for number, text in numbered:
+            yield self._line(number, text) if too_long and number in too_long else line(text)
 
     def _line(self, number: int, text: str) -> LineResult:
         """The line pass of line `number`. A byte order mark, or other space JSON does not allow (`\\v`, `\\f`), at

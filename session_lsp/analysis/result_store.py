@@ -16,6 +16,9 @@ from .results import LineResult
 
 _KINDS = tuple(LineKind)
 _CODE = {kind: code for code, kind in enumerate(_KINDS)}
+_OBJECT = LineKind.OBJECT
+_OBJECT_CODE = _CODE[_OBJECT]
+"""Most lines are objects: their code is read without hashing the enum (a Python-level `__hash__`)."""
 
 
 class PlainResults(Sequence[LineResult]):
@@ -30,10 +33,17 @@ class PlainResults(Sequence[LineResult]):
         """The results that are more than a kind and facts, by line."""
 
     def append(self, result: LineResult) -> None:
-        if type(result) is not LineResult or result.issues:
+        if result.__class__ is not LineResult or result.issues:
             self._whole[len(self._facts)] = result
         self._facts.append(result.facts)
-        self._kinds.append(_CODE[result.kind])
+        kind = result.kind
+        self._kinds.append(_OBJECT_CODE if kind is _OBJECT else _CODE[kind])
+
+    @property
+    def facts(self) -> list[Any]:
+        """Every line's facts, in order: the list itself (not a copy), which the caller must not change; a link
+        model keeps it as it is instead of a second list of the same pointers."""
+        return self._facts
 
     def __len__(self) -> int:
         return len(self._facts)

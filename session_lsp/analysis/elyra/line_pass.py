@@ -61,10 +61,13 @@ class LineState:
     document's `Vocabulary`; and whether lines get titles (`check` shows none, so it computes none). A document's
     analyzer owns one, so no two documents or threads share it."""
 
-    __slots__ = ("calls", "last_id", "shared", "titles")
+    __slots__ = ("calls", "last_id", "last_time", "shared", "titles")
 
     def __init__(self, titles: bool = True) -> None:
         self.last_id = LastSeen()
+        self.last_time: str | None = None
+        """The last timestamp the fast path found in pi's form: pi writes a burst of entries in one millisecond, so
+        an equal one is known good (and kept as that object) without matching it again."""
         self.calls: dict[str, str] = {}
         self.shared = Vocabulary().shared
         self.titles = titles
@@ -84,7 +87,7 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
     messages state (what it knows, its header scan limit)."""
     if state is None:
         state = LineState()
-    if too_deep(text):
+    if len(text) > MAX_DEPTH and too_deep(text):
         return _slow(text, info, release, state)
     try:
         line = _DECODER.decode(text)
@@ -115,7 +118,13 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
     version = info.version
     entry_id, parent, timestamp = entry.id, entry.parent_id, entry.timestamp
     if (version is not None and version < 2) or entry_id is UNSET or parent is UNSET or parent == "" \
-            or len(entry_id) != 8 or entry_id.strip(_HEX) or not _is_pi_time(timestamp):
+            or len(entry_id) != 8 or entry_id.strip(_HEX):
+        return None
+    if timestamp == state.last_time:
+        timestamp = state.last_time
+    elif _is_pi_time(timestamp):
+        state.last_time = timestamp
+    else:
         return None
     message = entry.message
     cls = message.__class__
@@ -139,9 +148,11 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
                               tuple(calls))
         return EntryFacts("message", entry_id, True, parent, True, timestamp, "assistant", shared(stop))
     if cls is _TOOL_RESULT:
-        content = message.content
-        if "toolResult" in release.unknown_roles or any(block.__class__ is _IMAGE for block in content):
+        if "toolResult" in release.unknown_roles:
             return None
+        for block in message.content:
+            if block.__class__ is _IMAGE:
+                return None
         call_id = message.tool_call_id
         last_id = state.last_id
         parent = last_id.same(parent)
@@ -150,9 +161,12 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
                           state.calls.get(call_id, call_id), shared(message.tool_name))
     if cls is _USER:
         content = message.content
-        if "user" in release.unknown_roles or (content.__class__ is list
-                                               and any(block.__class__ is _IMAGE for block in content)):
+        if "user" in release.unknown_roles:
             return None
+        if content.__class__ is list:
+            for block in content:
+                if block.__class__ is _IMAGE:
+                    return None
         last_id = state.last_id
         parent = last_id.same(parent)
         last_id.value = entry_id

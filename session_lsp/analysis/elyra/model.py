@@ -26,6 +26,7 @@ import msgspec
 
 from ..jsonscan import Path
 from ..lines import LineKind
+from ..result_store import PlainResults
 from ..results import LineResult, Reference
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
 
@@ -117,8 +118,10 @@ class ElyraModel:
         """Whether parentId links make the tree (v2+); False for v1, whose tree is the file order."""
         self.version = version
         """The header's version as detected (None when it is not an integer or there is no header)."""
-        self.line_facts: list[Any] = [result.facts for result in results]
-        """Per line: its HeaderFacts / EntryFacts, None for a line pi cannot parse."""
+        self.line_facts: list[Any] = results.facts if type(results) is PlainResults \
+            else [result.facts for result in results]
+        """Per line: its HeaderFacts / EntryFacts, None for a line pi cannot parse. Of a read-only document's
+        `PlainResults`, their own list, shared: neither changes it (`with_entry` changes a copy)."""
         self._size = size
         self.by_id: dict[str, int] = {}
         """id -> the line pi's index holds for it (the last entry with that id)."""
