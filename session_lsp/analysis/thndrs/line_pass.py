@@ -114,7 +114,7 @@ def _read(text: str, record: Any, canonical: bool, state: LineState, locator: _L
           issues: tuple[LineIssue, ...] = ()) -> LineResult:
     """A record thndrs 0.1.0 reads (decoded without error, unknown keys aside). `canonical`: the line is exactly
     the record's encoding."""
-    cls = type(record)
+    cls: type = type(record)
     big = large_integers(record) if record.seq > JS_SAFE or has_u64_beyond_seq(cls) else _NONE
     for _, value in big:
         if value > U64_MAX:
