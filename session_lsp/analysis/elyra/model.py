@@ -782,26 +782,27 @@ class ElyraModel:
             at = after_cut(pre[self.roots[index]]) if index < len(self.roots) else len(old.order) - size
         new_pre, new_end = array("i", pre), array("i", end)
         order = old.order
+        moved = order[start : start + size]
         if at != start:
+            # two runs of the order move, each by one distance: the subtree, and what lay between its two places
             order = array("i", order)
-            moved = order[start : start + size]
             del order[start : start + size]
+            between = order[at:start] if at < start else order[start:at]
             order[at:at] = moved
-            for position in range(min(start, at), max(start, at) + size):
-                entry = order[position]
-                new_pre[entry] = position
-                new_end[entry] = position + end[entry] - pre[entry]
+            for run, by in ((moved, at - start), (between, size if at < start else -size)):
+                for entry in run:
+                    new_pre[entry] += by
+                    new_end[entry] += by
         if was != target:  # the ancestors of both parents keep their size
             parent = old.parent_of
-            for start_at, change in ((was, -size), (target, size)):
-                up = start_at
+            for up, change in ((was, -size), (target, size)):
                 while up != NONE:
                     new_end[up] += change
                     up = parent[up]
         depth = array("i", old.depth_of)
         shift = (depth[target] + 1 if target != NONE else 0) - depth[line]
         if shift:
-            for entry in order[at : at + size]:
+            for entry in moved:
                 depth[entry] += shift
         self.order, self.pre, self.end, self.depth_of = order, new_pre, new_end, depth
 
