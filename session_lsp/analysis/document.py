@@ -45,6 +45,11 @@ class TwoPassAnalyzer:
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info, self._line_state)
 
+    def lines(self, texts: Iterable[str]) -> Iterator[LineResult]:
+        line_pass, info, state = self._line_pass, self.info, self._line_state
+        for text in texts:
+            yield line_pass(text, info, state)
+
     def show_titles(self) -> None:
         self._face.show_titles(self._line_state)
 
@@ -161,9 +166,7 @@ class Document:
         self.results: Sequence[LineResult]
         if compact:
             results = PlainResults()
-            append = results.append
-            for result in self._line_pass(lines):
-                append(result)
+            results.extend(self._line_pass(lines))
             self.results = results
             self._issue_lines = results.with_issues()
         else:
@@ -190,21 +193,20 @@ class Document:
     def _line_pass(self, lines: Iterable[str]) -> Iterator[LineResult]:
         """`_line` of every line, in order: only the first line and a line too long to hold (known once the stream
         has reached it) take its detour; every other line goes straight to the format's line pass."""
-        numbered = enumerate(lines)
-        for number, text in numbered:
-            yield self._line(number, text)
+        texts = iter(lines)
+        for text in texts:
+            yield self._line(0, text)
             break
-        line, too_long = self.analyzer.line, self._too_long
-        for number, text in numbered:
-            yield self._line(number, text) if too_long and number in too_long else line(text)
+        too_long = self._too_long
+        for number, result in enumerate(self.analyzer.lines(texts), 1):
+            yield _too_long(result, too_long[number]) if too_long and number in too_long else result
 
     def _line(self, number: int, text: str) -> LineResult:
         """The line pass of line `number`. A byte order mark, or other space JSON does not allow (`\\v`, `\\f`), at
         the very start is the format's to judge (pi's loader trims the whole file before splitting it, in some
         releases): when it has an issue for it, line 1 is analyzed with that space as spaces, plus that issue."""
         if self._too_long and number in self._too_long:
-            result = self.analyzer.line(text)
-            return msgspec.structs.replace(result, issues=(_too_long_issue(self._too_long[number]),))
+            return _too_long(self.analyzer.line(text), self._too_long[number])
         lead = 0 if number else leading_trim(text)
         issue = self.face.bom_issue(self.options, text[:lead]) if lead else None
         if issue is None:
@@ -361,10 +363,13 @@ class Document:
         return [Diagnostic(code, first, message + editor + count, rule(code).severity, related)]
 
 
-def _too_long_issue(length: int) -> LineIssue:
-    return LineIssue("SLS002", 0, 0, f"a line of {length:,} bytes, too long to hold: not read, so nothing on it is "
-                     "checked. pi reads each line into one JavaScript string, which holds at most 536,870,888 "
-                     "characters: past that it throws \"Invalid string length\" and cannot open the session")
+def _too_long(result: LineResult, length: int) -> LineResult:
+    """The result of a line too long to hold (`length` bytes), streamed as an empty stand-in (analysed as `result`):
+    one issue, SLS002."""
+    issue = LineIssue("SLS002", 0, 0, f"a line of {length:,} bytes, too long to hold: not read, so nothing on it is "
+                      "checked. pi reads each line into one JavaScript string, which holds at most 536,870,888 "
+                      "characters: past that it throws \"Invalid string length\" and cannot open the session")
+    return msgspec.structs.replace(result, issues=(issue,))
 
 
 def _from_line_issue(number: int, issue: LineIssue) -> Diagnostic:

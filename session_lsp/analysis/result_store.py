@@ -8,7 +8,7 @@ stored, made when asked for.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
 from .lines import LineKind
@@ -33,11 +33,19 @@ class PlainResults(Sequence[LineResult]):
         """The results that are more than a kind and facts, by line."""
 
     def append(self, result: LineResult) -> None:
-        if result.__class__ is not LineResult or result.issues:
-            self._whole[len(self._facts)] = result
-        self._facts.append(result.facts)
-        kind = result.kind
-        self._kinds.append(_OBJECT_CODE if kind is _OBJECT else _CODE[kind])
+        self.extend((result,))
+
+    def extend(self, results: Iterable[LineResult]) -> None:
+        """`append` of each result, in order: a file's results, without a call a line."""
+        whole, facts, kinds, codes = self._whole, self._facts, self._kinds, _CODE
+        add_facts, add_kind = facts.append, kinds.append
+        plain = LineResult
+        for result in results:
+            if result.__class__ is not plain or result.issues:
+                whole[len(facts)] = result
+            add_facts(result.facts)
+            kind = result.kind
+            add_kind(_OBJECT_CODE if kind is _OBJECT else codes[kind])
 
     @property
     def facts(self) -> list[Any]:
