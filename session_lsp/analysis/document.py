@@ -164,14 +164,20 @@ class Document:
         self.format = info
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: Sequence[LineResult]
-        if compact:
-            results = PlainResults()
-            results.extend(self._line_pass(lines))
-            self.results = results
-            self._issue_lines = results.with_issues()
-        else:
-            self.results = list(self._line_pass(lines))
-            self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
+        texts = iter(lines)
+        results: PlainResults | list[LineResult] = PlainResults() if compact else []
+        results.extend(self._line(0, text) for text in islice(texts, 1))
+        results.extend(self.analyzer.lines(texts))
+        for number, length in self._too_long.items():  # known once the stream has passed them; line 1 by `_line`
+            if number:
+                mended = _too_long(results[number], length)
+                if isinstance(results, PlainResults):
+                    results.replace(number, mended)
+                else:
+                    results[number] = mended
+        self.results = results
+        self._issue_lines = results.with_issues() if isinstance(results, PlainResults) else \
+            [number for number, result in enumerate(results) if result.issues]
         self.lines: Sequence[str] = store
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
         self._line_diagnostics: dict[int, list[Diagnostic]] = {}
@@ -189,17 +195,6 @@ class Document:
     def face(self) -> Format:
         """The format's face (`formats.Format`): what features ask instead of testing the format's kind."""
         return format_for(self.format.kind)
-
-    def _line_pass(self, lines: Iterable[str]) -> Iterator[LineResult]:
-        """`_line` of every line, in order: only the first line and a line too long to hold (known once the stream
-        has reached it) take its detour; every other line goes straight to the format's line pass."""
-        texts = iter(lines)
-        for text in texts:
-            yield self._line(0, text)
-            break
-        too_long = self._too_long
-        for number, result in enumerate(self.analyzer.lines(texts), 1):
-            yield _too_long(result, too_long[number]) if too_long and number in too_long else result
 
     def _line(self, number: int, text: str) -> LineResult:
         """The line pass of line `number`. A byte order mark, or other space JSON does not allow (`\\v`, `\\f`), at

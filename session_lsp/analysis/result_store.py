@@ -22,7 +22,7 @@ _OBJECT_CODE = _CODE[_OBJECT]
 
 
 class PlainResults(Sequence[LineResult]):
-    """Filled once, in line order, by `append`; read-only afterwards."""
+    """Filled once, in line order, by `append` and `extend` (and mended by `replace`); read-only afterwards."""
 
     __slots__ = ("_facts", "_kinds", "_whole")
 
@@ -46,6 +46,13 @@ class PlainResults(Sequence[LineResult]):
             add_facts(result.facts)
             kind = result.kind
             add_kind(_OBJECT_CODE if kind is _OBJECT else codes[kind])
+
+    def replace(self, number: int, result: LineResult) -> None:
+        """Line `number`'s result, once the file's line pass has found more about it (a line too long to hold,
+        known once the stream has passed it); before anything reads the results."""
+        self._whole[number] = result
+        self._facts[number] = result.facts
+        self._kinds[number] = _CODE[result.kind]
 
     @property
     def facts(self) -> list[Any]:
