@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import statistics
 import subprocess
@@ -142,6 +143,12 @@ class Connection:
                 out[key] = int(value.split()[0]) * 1024
         return out
 
+    def cpu(self) -> float:
+        """The server process's CPU time so far (user + system, all its threads), in seconds: on a shared machine
+        the figure that holds when wall times grow with the load."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self) -> None:
         try:
             self.request("shutdown", None)
@@ -246,11 +253,16 @@ def run(path: Path, repeat: int, encoding: str, key: str) -> list[tuple[str, flo
     server = start(encoding, {"diagnosticsDelayMs": 0})
     rows: list[tuple[str, float, float | None, str]] = []
     try:
+        cpu = server.cpu()
         begun, encoded, written = server.notify_timed("textDocument/didOpen", {"textDocument": {
             "uri": uri, "languageId": "jsonl", "version": 1, "text": text}})
         arrived, found = server.diagnostics(uri, 1)
+        open_cpu = server.cpu() - cpu
         rows.append(("didOpen: text in -> diagnostics", arrived - written, TARGETS["open"],
                      f"{len(found)} diagnostics; from the message written to the pipe to the diagnostics' arrival"))
+        rows.append(("didOpen: the server's CPU", open_cpu, None, "reading the message, the analysis, publishing "
+                     f"(clock ticks of {1000 / os.sysconf('SC_CLK_TCK'):.0f} ms; load average "
+                     f"{os.getloadavg()[0]:.2f})"))
         rows.append(("didOpen: client's JSON encoding", encoded - begun, None, "json.dumps of the message"))
         rows.append(("didOpen: the pipe", written - encoded, None, "writing the message until the server has read it"))
         rows.append(("didOpen in all", arrived - begun, None, "the three above: from the client's encoding on"))
@@ -269,34 +281,43 @@ def run(path: Path, repeat: int, encoding: str, key: str) -> list[tuple[str, flo
         current = {text_line: lines[text_line], link_line: lines[link_line]}
         version = 1
 
-        def edit(number: int, col: int, end: int, new_text: str) -> float:
+        def edit_cpu(number: int, col: int, end: int, new_text: str) -> tuple[float, float]:
             nonlocal version
             version += 1
             line = current[number]
             rng = {"start": {"line": number, "character": units(line[:col], encoding)},
                    "end": {"line": number, "character": units(line[:end], encoding)}}
+            cpu = server.cpu()
             sent = time.perf_counter()
             server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
                                                      "contentChanges": [{"range": rng, "text": new_text}]})
             done, _ = server.diagnostics(uri, version)
             current[number] = line[:col] + new_text + line[end:]
-            return done - sent
+            return done - sent, server.cpu() - cpu
 
         inside = current[text_line].index('"text":"') + len('"text":"') + 1
-        typing = []
+        typing, typing_cpu = [], []
         for step in range(repeat):
-            typing.append(edit(text_line, inside, inside, "x") if step % 2 == 0
-                          else edit(text_line, inside, inside + 1, ""))
+            took, used = edit_cpu(text_line, inside, inside, "x") if step % 2 == 0 \
+                else edit_cpu(text_line, inside, inside + 1, "")
+            typing.append(took)
+            typing_cpu.append(used)
         rows.append(("edit inside a text (median)", statistics.median(typing), TARGETS["edit"],
                      f"n={repeat}, max {max(typing) * 1000:.1f} ms"))
+        rows.append(("edit inside a text: the server's CPU (mean)", statistics.fmean(typing_cpu), None,
+                     f"n={repeat}, in clock ticks of {1000 / os.sysconf('SC_CLK_TCK'):.0f} ms, so the mean"))
 
         link = current[link_line].index(needle) + len(needle)
-        relink = []
+        relink, relink_cpu = [], []
         original = current[link_line][link]
         for step in range(repeat):
-            relink.append(edit(link_line, link, link + 1, "z" if step % 2 == 0 else original))
+            took, used = edit_cpu(link_line, link, link + 1, "z" if step % 2 == 0 else original)
+            relink.append(took)
+            relink_cpu.append(used)
         rows.append((f"edit to a {key} (median)", statistics.median(relink), TARGETS["edit"],
                      f"n={repeat}, relinks, max {max(relink) * 1000:.1f} ms"))
+        rows.append((f"edit to a {key}: the server's CPU (mean)", statistics.fmean(relink_cpu), None,
+                     f"n={repeat}, in clock ticks of {1000 / os.sysconf('SC_CLK_TCK'):.0f} ms, so the mean"))
 
         position = {"line": link_line, "character": units(current[link_line][:link + 2], encoding)}
         for method, label in (("textDocument/hover", "hover"), ("textDocument/definition", "definition")):
@@ -333,7 +354,8 @@ def main() -> None:
     key = LINK[args.format]
     print(f"{path.name}: {path.stat().st_size / 1e6:.1f} MB, encoding {args.encoding}")
     rows = run(path, args.repeat, args.encoding, key)
-    rows.insert(6, typing_burst(path, args.repeat, args.encoding, key))
+    hover = next(number for number, row in enumerate(rows) if row[0].startswith("hover"))
+    rows.insert(hover, typing_burst(path, args.repeat, args.encoding, key))
     print(f"{'measure':34} {'value':>10} {'target':>10}  ok   notes")
     for name, value, target, notes in rows:
         ratio = name.startswith("server RSS")

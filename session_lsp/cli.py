@@ -14,8 +14,6 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import IO, Any, NoReturn
@@ -280,11 +278,20 @@ def checked(sources: Sequence[Source], settings: PerFile, jobs: int) -> Iterator
     sys.stdout.flush()
     sys.stderr.flush()
     interrupt = signal.SIG_IGN if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else signal.SIG_DFL
+    from concurrent.futures import ProcessPoolExecutor  # here: a check in this process never loads multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
+
     pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings.all, interrupt))
     try:
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk_size(len(tasks), jobs))
+    except BrokenProcessPool as error:
+        raise WorkerLost from error
     finally:  # left early (`check | head` closed the pipe): the chunks not started yet are dropped, not checked
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+class WorkerLost(Exception):
+    """A worker process of `-j` ended abruptly (killed by a signal or the kernel's OOM killer)."""
 
 
 class Progress:
@@ -453,7 +460,7 @@ def report_check(args: argparse.Namespace, sources: list[Source], problems: list
                     progress.clear()
                 report.add(source.name, outcome)
             progress.update(done)
-    except BrokenProcessPool:  # killed by a signal or the kernel's OOM killer: what was checked is still printed
+    except WorkerLost:  # killed by a signal or the kernel's OOM killer: what was checked is still printed
         lost = len(sources) - done
         problems.append(f"a worker process ended abruptly (killed by a signal, or out of memory): {lost} "
                         f"file{'' if lost == 1 else 's'} not checked")

@@ -10,13 +10,16 @@ import stat
 import sys
 import tempfile
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from types import TracebackType
 
 from .analysis import Span
 from .analysis.document import StreamedLines
 from .analysis.text import decode_line
+
+_NEWLINE = 1
+"""The byte a line's "\\n" adds to its length."""
 
 if sys.version_info >= (3, 14):
     from compression.zstd import ZstdDecompressor, ZstdError
@@ -224,22 +227,32 @@ class FileLines(StreamedLines):
         long (a line just past the limit, completed by the chunk that ended it); their starts are recorded (the one
         after `block` too, unless it is the file's last line)."""
         number = len(self._starts) - 1
+        if len(block) <= self._max_line:
+            try:
+                text = block.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:  # the byte lengths from the text: of an ASCII line (most, or the whole block) its length
+                lines = text.split("\n")
+                self._record(map(len, lines) if text.isascii() else
+                             (len(line) if line.isascii() else len(line.encode()) for line in lines), last)
+                return lines
         raws = block.split(b"\n")
-        lengths = accumulate((len(raw) + 1 for raw in raws), initial=self._starts[-1])
-        next(lengths)
-        self._starts.extend(lengths)
-        if last:
-            self._starts.pop()
+        self._record(map(len, raws), last)
         if len(block) > self._max_line:
             for offset, raw in enumerate(raws):
                 if len(raw) > self._max_line:
                     self._long[number + offset] = len(raw)
                     raws[offset] = b""
-            return [self._decode(number + offset, raw) for offset, raw in enumerate(raws)]
-        try:
-            return block.decode("utf-8").split("\n")
-        except UnicodeDecodeError:
-            return [self._decode(number + offset, raw) for offset, raw in enumerate(raws)]
+        return [self._decode(number + offset, raw) for offset, raw in enumerate(raws)]
+
+    def _record(self, lengths: Iterable[int], last: bool) -> None:
+        """The starts of the lines after those of `lengths` (bytes, without their "\n"), the file's last aside."""
+        starts = accumulate(map(_NEWLINE.__add__, lengths), initial=self._starts[-1])
+        next(starts)
+        self._starts.extend(starts)
+        if last:
+            self._starts.pop()
 
     def _decode(self, number: int, raw: bytes) -> str:
         line, columns = decode_line(raw)

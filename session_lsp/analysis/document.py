@@ -45,6 +45,11 @@ class TwoPassAnalyzer:
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info, self._line_state)
 
+    def lines(self, texts: Iterable[str]) -> Iterator[LineResult]:
+        line_pass, info, state = self._line_pass, self.info, self._line_state
+        for text in texts:
+            yield line_pass(text, info, state)
+
     def show_titles(self) -> None:
         self._face.show_titles(self._line_state)
 
@@ -159,15 +164,20 @@ class Document:
         self.format = info
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: Sequence[LineResult]
-        if compact:
-            results = PlainResults()
-            for number, line in enumerate(lines):
-                results.append(self._line(number, line))
-            self.results = results
-            self._issue_lines = results.with_issues()
-        else:
-            self.results = [self._line(number, line) for number, line in enumerate(lines)]
-            self._issue_lines = [number for number, result in enumerate(self.results) if result.issues]
+        texts = iter(lines)
+        results: PlainResults | list[LineResult] = PlainResults() if compact else []
+        results.extend(self._line(0, text) for text in islice(texts, 1))
+        results.extend(self.analyzer.lines(texts))
+        for number, length in self._too_long.items():  # known once the stream has passed them; line 1 by `_line`
+            if number:
+                mended = _too_long(results[number], length)
+                if isinstance(results, PlainResults):
+                    results.replace(number, mended)
+                else:
+                    results[number] = mended
+        self.results = results
+        self._issue_lines = results.with_issues() if isinstance(results, PlainResults) else \
+            [number for number, result in enumerate(results) if result.issues]
         self.lines: Sequence[str] = store
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
         self._line_diagnostics: dict[int, list[Diagnostic]] = {}
@@ -197,8 +207,7 @@ class Document:
         the very start is the format's to judge (pi's loader trims the whole file before splitting it, in some
         releases): when it has an issue for it, line 1 is analyzed with that space as spaces, plus that issue."""
         if self._too_long and number in self._too_long:
-            result = self.analyzer.line(text)
-            return msgspec.structs.replace(result, issues=(_too_long_issue(self._too_long[number]),))
+            return _too_long(self.analyzer.line(text), self._too_long[number])
         lead = 0 if number else leading_trim(text)
         issue = self.face.bom_issue(self.options, text[:lead]) if lead else None
         if issue is None:
@@ -355,10 +364,13 @@ class Document:
         return [Diagnostic(code, first, message + editor + count, rule(code).severity, related)]
 
 
-def _too_long_issue(length: int) -> LineIssue:
-    return LineIssue("SLS002", 0, 0, f"a line of {length:,} bytes, too long to hold: not read, so nothing on it is "
-                     "checked. pi reads each line into one JavaScript string, which holds at most 536,870,888 "
-                     "characters: past that it throws \"Invalid string length\" and cannot open the session")
+def _too_long(result: LineResult, length: int) -> LineResult:
+    """The result of a line too long to hold (`length` bytes), streamed as an empty stand-in (analysed as `result`):
+    one issue, SLS002."""
+    issue = LineIssue("SLS002", 0, 0, f"a line of {length:,} bytes, too long to hold: not read, so nothing on it is "
+                      "checked. pi reads each line into one JavaScript string, which holds at most 536,870,888 "
+                      "characters: past that it throws \"Invalid string length\" and cannot open the session")
+    return msgspec.structs.replace(result, issues=(issue,))
 
 
 def _from_line_issue(number: int, issue: LineIssue) -> Diagnostic:

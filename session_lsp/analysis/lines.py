@@ -42,8 +42,9 @@ def _depths(line: str) -> list[int]:
 
 
 def too_deep(line: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether brackets outside strings nest deeper than `limit`; cheap unless the line has that many brackets."""
-    if line.count("[") + line.count("{") <= limit:
+    """Whether brackets outside strings nest deeper than `limit`; cheap unless the line has that many brackets (a
+    line no longer than `limit` cannot have them)."""
+    if len(line) <= limit or line.count("[") + line.count("{") <= limit:
         return False
     return max(_depths(line), default=0) > limit
 

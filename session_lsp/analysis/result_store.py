@@ -8,7 +8,7 @@ stored, made when asked for.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
 from .lines import LineKind
@@ -16,10 +16,13 @@ from .results import LineResult
 
 _KINDS = tuple(LineKind)
 _CODE = {kind: code for code, kind in enumerate(_KINDS)}
+_OBJECT = LineKind.OBJECT
+_OBJECT_CODE = _CODE[_OBJECT]
+"""Most lines are objects: their code is read without hashing the enum (a Python-level `__hash__`)."""
 
 
 class PlainResults(Sequence[LineResult]):
-    """Filled once, in line order, by `append`; read-only afterwards."""
+    """Filled once, in line order, by `append` and `extend` (and mended by `replace`); read-only afterwards."""
 
     __slots__ = ("_facts", "_kinds", "_whole")
 
@@ -30,10 +33,32 @@ class PlainResults(Sequence[LineResult]):
         """The results that are more than a kind and facts, by line."""
 
     def append(self, result: LineResult) -> None:
-        if type(result) is not LineResult or result.issues:
-            self._whole[len(self._facts)] = result
-        self._facts.append(result.facts)
-        self._kinds.append(_CODE[result.kind])
+        self.extend((result,))
+
+    def extend(self, results: Iterable[LineResult]) -> None:
+        """`append` of each result, in order: a file's results, without a call a line."""
+        whole, facts, kinds, codes = self._whole, self._facts, self._kinds, _CODE
+        add_facts, add_kind = facts.append, kinds.append
+        plain = LineResult
+        for result in results:
+            if result.__class__ is not plain or result.issues:
+                whole[len(facts)] = result
+            add_facts(result.facts)
+            kind = result.kind
+            add_kind(_OBJECT_CODE if kind is _OBJECT else codes[kind])
+
+    def replace(self, number: int, result: LineResult) -> None:
+        """Line `number`'s result, once the file's line pass has found more about it (a line too long to hold,
+        known once the stream has passed it); before anything reads the results."""
+        self._whole[number] = result
+        self._facts[number] = result.facts
+        self._kinds[number] = _CODE[result.kind]
+
+    @property
+    def facts(self) -> list[Any]:
+        """Every line's facts, in order: the list itself (not a copy), which the caller must not change; a link
+        model keeps it as it is instead of a second list of the same pointers."""
+        return self._facts
 
     def __len__(self) -> int:
         return len(self._facts)

@@ -15,7 +15,7 @@ is still right and is reused (early cutoff): typing inside a message's text neve
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -139,6 +139,10 @@ class Options(msgspec.Struct, frozen=True):
 
 class FormatAnalyzer(Protocol):
     def line(self, text: str) -> LineResult: ...
+
+    def lines(self, texts: Iterable[str]) -> Iterator[LineResult]:
+        """`line` of each text, in order: a file's line pass, without a call a line to get there."""
+        ...
 
     def show_titles(self) -> None:
         """From now on, `line` gives titles (for a document analysed without them)."""

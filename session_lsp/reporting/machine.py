@@ -9,7 +9,6 @@ import json
 import re
 from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 import msgspec
 
@@ -145,6 +144,8 @@ class JunitReport(Report):
         self._failures = 0
 
     def file(self, path: str, checked: Checked, shown_ones: Sequence[Shown]) -> None:
+        from xml.sax.saxutils import escape, quoteattr  # here: it loads urllib.request and http.client
+
         name = xml_text(shown(path))
         cases = []
         for one in shown_ones:

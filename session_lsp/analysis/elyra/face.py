@@ -9,15 +9,12 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-import msgspec
-
 from .. import plain
 from ..detect import FormatInfo, Kind, pi_version
 from ..diagnostics import LineIssue
 from ..editing import LineTemplate
 from ..fixing import Fixers
 from ..jsonscan import Path
-from ..lines import LineKind
 from ..results import LineResult, Linked, Options
 from . import editing, fixes
 from .bom import bom_issue
@@ -25,21 +22,6 @@ from .line_pass import LineState, analyze_line, line_title
 from .link_pass import id_in_file_name, link, relink
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, Line
-
-_CRLF = ("the line ends with `\\r\\n`: pi splits the file on `\\n` and reads the `\\r` as JSON whitespace, so the "
-         "entry is read as written; pi writes `\\n` alone (a rewrite drops every `\\r`), so the file was edited "
-         "elsewhere; the quick fix (or `session-lsp fix`) writes `\\n`")
-
-
-def _with_crlf(target: PiRelease, text: str, info: FormatInfo, state: Any) -> LineResult:
-    """The line pass, and ELY026 on an entry line that ends with `\\r` (a line pi cannot read has its own error
-    already). Kept outside the pass, so the pass reads only JSON."""
-    result = analyze_line(text, info, state, target)
-    if text.endswith("\r") and result.kind is LineKind.OBJECT:
-        end = len(text)
-        issue = LineIssue("ELY026", end - 1, end, _CRLF)
-        return msgspec.structs.replace(result, issues=(*result.issues, issue))
-    return result
 
 HEADERLESS_TYPES: frozenset[str] = ENTRY_TYPES.difference(
     *(row.unknown_entry_types for row in RELEASES.values()))
@@ -107,7 +89,7 @@ class ElyraFormat(plain.Quiet):
         return None
 
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
-        return partial(_with_crlf, release(options.pi_version))
+        return partial(analyze_line, release=release(options.pi_version), line_end=True)
 
     def line_state(self, options: Options) -> LineState:
         return LineState(options.titles)

@@ -61,10 +61,13 @@ class LineState:
     document's `Vocabulary`; and whether lines get titles (`check` shows none, so it computes none). A document's
     analyzer owns one, so no two documents or threads share it."""
 
-    __slots__ = ("calls", "last_id", "shared", "titles")
+    __slots__ = ("calls", "last_id", "last_time", "shared", "titles")
 
     def __init__(self, titles: bool = True) -> None:
         self.last_id = LastSeen()
+        self.last_time: str | None = None
+        """The last timestamp the fast path found in pi's form: pi writes a burst of entries in one millisecond, so
+        an equal one is known good (and kept as that object) without matching it again."""
         self.calls: dict[str, str] = {}
         self.shared = Vocabulary().shared
         self.titles = titles
@@ -79,31 +82,49 @@ Base = tuple[str | None, str | None, bool, str | None, bool, str | None]
 
 
 def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
-                 release: PiRelease = RELEASES[DEFAULT_RELEASE]) -> LineResult:
+                 release: PiRelease = RELEASES[DEFAULT_RELEASE], line_end: bool = False) -> LineResult:
     """`state` is the document's (a line read alone gets a fresh one); `release` is the pi whose behaviour the
-    messages state (what it knows, its header scan limit)."""
+    messages state (what it knows, its header scan limit). `line_end`: also ELY026 on an entry line that ends with
+    `\r` (a line pi cannot read has its own error already), as a document's line pass asks; a line read alone is
+    read as JSON only."""
     if state is None:
         state = LineState()
-    if too_deep(text):
-        return _slow(text, info, release, state)
-    try:
-        line = _DECODER.decode(text)
-    except msgspec.DecodeError:
-        return _slow(text, info, release, state)
-    except UnicodeEncodeError:
-        # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
-        return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release)
-    if line.__class__ is _MESSAGE_ENTRY:
-        plain = _plain_message(line, info, release, state)
-        if plain is not None:
-            return _LineResult(_OBJECT, plain) if not state.titles else \
-                line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared))
-    findings: list[Finding] = []
-    if line.type == "message":
-        facts = _entry(line, info, findings, release, state)
-        return line_result(_OBJECT, facts, to_issues(text, findings) if findings else (),
-                           entry_title(line, facts, state.shared) if state.titles else "")
-    return _object(text, line, info, findings, release, state)
+    result = None
+    if len(text) > MAX_DEPTH and too_deep(text):
+        result = _slow(text, info, release, state)
+    else:
+        try:
+            line = _DECODER.decode(text)
+        except msgspec.DecodeError:
+            result = _slow(text, info, release, state)
+        except UnicodeEncodeError:
+            # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
+            return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release, line_end)
+        else:
+            if line.__class__ is _MESSAGE_ENTRY:
+                plain = _plain_message(line, info, release, state)
+                if plain is not None:
+                    result = _LineResult(_OBJECT, plain) if not state.titles else \
+                        line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared))
+                    if not line_end or text[-1:] != "\r":
+                        return result
+            if result is None:
+                findings: list[Finding] = []
+                if line.type == "message":
+                    facts = _entry(line, info, findings, release, state)
+                    result = line_result(_OBJECT, facts, to_issues(text, findings) if findings else (),
+                                         entry_title(line, facts, state.shared) if state.titles else "")
+                else:
+                    result = _object(text, line, info, findings, release, state)
+    if line_end and text[-1:] == "\r" and result.kind is _OBJECT:
+        end = len(text)
+        return msgspec.structs.replace(result, issues=(*result.issues, LineIssue("ELY026", end - 1, end, _CRLF)))
+    return result
+
+
+_CRLF = ("the line ends with `\\r\\n`: pi splits the file on `\\n` and reads the `\\r` as JSON whitespace, so the "
+         "entry is read as written; pi writes `\\n` alone (a rewrite drops every `\\r`), so the file was edited "
+         "elsewhere; the quick fix (or `session-lsp fix`) writes `\\n`")
 
 
 def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: LineState) -> EntryFacts | None:
@@ -115,7 +136,13 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
     version = info.version
     entry_id, parent, timestamp = entry.id, entry.parent_id, entry.timestamp
     if (version is not None and version < 2) or entry_id is UNSET or parent is UNSET or parent == "" \
-            or len(entry_id) != 8 or entry_id.strip(_HEX) or not _is_pi_time(timestamp):
+            or len(entry_id) != 8 or entry_id.strip(_HEX):
+        return None
+    if timestamp == state.last_time:
+        timestamp = state.last_time
+    elif _is_pi_time(timestamp):
+        state.last_time = timestamp
+    else:
         return None
     message = entry.message
     cls = message.__class__
@@ -131,7 +158,8 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
         calls = [_ToolCallFact(block.id, shared(block.name), index)
                  for index, block in enumerate(message.content) if block.__class__ is _TOOL_CALL]
         last_id = state.last_id
-        parent = last_id.same(parent)
+        if parent == last_id.value:
+            parent = last_id.value
         last_id.value = entry_id
         if calls:
             state.calls = {call.id: call.id for call in calls}
@@ -139,22 +167,29 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
                               tuple(calls))
         return EntryFacts("message", entry_id, True, parent, True, timestamp, "assistant", shared(stop))
     if cls is _TOOL_RESULT:
-        content = message.content
-        if "toolResult" in release.unknown_roles or any(block.__class__ is _IMAGE for block in content):
+        if "toolResult" in release.unknown_roles:
             return None
+        for block in message.content:
+            if block.__class__ is _IMAGE:
+                return None
         call_id = message.tool_call_id
         last_id = state.last_id
-        parent = last_id.same(parent)
+        if parent == last_id.value:
+            parent = last_id.value
         last_id.value = entry_id
         return EntryFacts("message", entry_id, True, parent, True, timestamp, "toolResult", None, (),
                           state.calls.get(call_id, call_id), shared(message.tool_name))
     if cls is _USER:
         content = message.content
-        if "user" in release.unknown_roles or (content.__class__ is list
-                                               and any(block.__class__ is _IMAGE for block in content)):
+        if "user" in release.unknown_roles:
             return None
+        if content.__class__ is list:
+            for block in content:
+                if block.__class__ is _IMAGE:
+                    return None
         last_id = state.last_id
-        parent = last_id.same(parent)
+        if parent == last_id.value:
+            parent = last_id.value
         last_id.value = entry_id
         return EntryFacts("message", entry_id, True, parent, True, timestamp, "user")
     return None

@@ -124,10 +124,14 @@ def _fits(value: Any, t: mi.Type) -> bool:
     return False
 
 
-_LINE_STRUCTS = _structs(mi.type_info(schema.Line))
+@cache
+def _line_structs() -> list[mi.StructType]:
+    """The structs of a line, built when a line first needs its view (every `check` would otherwise pay for the
+    schema's type information at import)."""
+    return _structs(mi.type_info(schema.Line))
 
 
 def line_view(raw: dict[str, Any]) -> Loose:
     """The view of a whole line: the struct its `type` selects, else the entry base (for unknown types)."""
-    cls = _pick(raw, _LINE_STRUCTS)
+    cls = _pick(raw, _line_structs())
     return Loose(raw, cls if cls is not None else schema.EntryBase)

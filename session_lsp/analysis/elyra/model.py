@@ -26,6 +26,7 @@ import msgspec
 
 from ..jsonscan import Path
 from ..lines import LineKind
+from ..result_store import PlainResults
 from ..results import LineResult, Reference
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
 
@@ -117,8 +118,10 @@ class ElyraModel:
         """Whether parentId links make the tree (v2+); False for v1, whose tree is the file order."""
         self.version = version
         """The header's version as detected (None when it is not an integer or there is no header)."""
-        self.line_facts: list[Any] = [result.facts for result in results]
-        """Per line: its HeaderFacts / EntryFacts, None for a line pi cannot parse."""
+        self.line_facts: list[Any] = results.facts if type(results) is PlainResults \
+            else [result.facts for result in results]
+        """Per line: its HeaderFacts / EntryFacts, None for a line pi cannot parse. Of a read-only document's
+        `PlainResults`, their own list, shared: neither changes it (`with_entry` changes a copy)."""
         self._size = size
         self.by_id: dict[str, int] = {}
         """id -> the line pi's index holds for it (the last entry with that id)."""
@@ -204,24 +207,27 @@ class ElyraModel:
         unresolved: list[int] = []
         with_id = 0
         header_type = HeaderFacts
+        add_entry, find = entries.append, by_id.get
+        previous, previous_stamp = NONE, None
+        """The entry read last and its timestamp: in a file pi wrote, the next entry's parent."""
         for number, found in enumerate(facts):
             if found is None:
                 continue
             if type(found) is header_type:
                 headers.append(number)
                 continue
-            entries.append(number)
+            add_entry(number)
+            stamp = found.timestamp
             if tree:
                 parent_id = found.parent_id
                 if parent_id is not None:
-                    target = by_id.get(parent_id)
+                    target = find(parent_id)
                     if target is None:
                         unresolved.append(number)
                     else:
                         parent[number] = target
-                        stamp = found.timestamp
                         if stamp is not None:
-                            above = facts[target].timestamp
+                            above = previous_stamp if target == previous else facts[target].timestamp
                             if above is not None and stamp < above:
                                 older.append(number)
                 elif found.has_parent:
@@ -234,6 +240,7 @@ class ElyraModel:
                 others.append(number)
             elif found.tool_calls or found.tool_call_id is not None:
                 tool_lines.append(number)
+            previous, previous_stamp = number, stamp
         self.duplicates: list[tuple[int, int]] = []
         """(line, earlier line with the same id) for every entry whose id was used before."""
         if with_id != len(by_id):
@@ -339,6 +346,7 @@ class ElyraModel:
                     end[line] = total
                 return order, pre, end, pre
         order = []
+        visit = order.append
         depth = array("i", [NONE]) * size
         stack: list[int] = []
         position = 0
@@ -347,30 +355,33 @@ class ElyraModel:
             stack.append(root)
             while stack:
                 line = stack.pop()
-                pre[line] = position
-                position += 1
-                order.append(line)
-                child = first_child[line]
-                if child == NONE:
-                    continue
-                below = depth[line] + 1
-                if next_sibling[child] == NONE:
-                    depth[child] = below
-                    stack.append(child)
-                    continue
-                group = []
-                while child != NONE:
-                    depth[child] = below
-                    group.append(child)
-                    child = next_sibling[child]
-                group.reverse()
-                stack.extend(group)
-        for line in order:
-            end[line] = pre[line] + 1
-        for line in reversed(order):
+                level = depth[line]
+                while True:  # down the first children: a chain is walked without the stack
+                    pre[line] = position
+                    position += 1
+                    visit(line)
+                    child = first_child[line]
+                    if child == NONE:
+                        break
+                    level += 1
+                    depth[child] = level
+                    sibling = next_sibling[child]
+                    if sibling != NONE:
+                        group = []
+                        while sibling != NONE:
+                            depth[sibling] = level
+                            group.append(sibling)
+                            sibling = next_sibling[sibling]
+                        group.reverse()
+                        stack.extend(group)
+                    line = child
+        for line in reversed(order):  # a line's descendants come after it: its end is final when it is reached
+            reach = end[line]
+            if reach == NONE:
+                reach = end[line] = pre[line] + 1
             up = parent[line]
-            if up != NONE and end[line] > end[up]:
-                end[up] = end[line]
+            if up != NONE and reach > end[up]:
+                end[up] = reach
         return order, pre, end, depth
 
     def _find_cycles(self, entries: Sequence[int]) -> list[tuple[int, ...]]:
@@ -779,26 +790,27 @@ class ElyraModel:
             at = after_cut(pre[self.roots[index]]) if index < len(self.roots) else len(old.order) - size
         new_pre, new_end = array("i", pre), array("i", end)
         order = old.order
+        moved = order[start : start + size]
         if at != start:
+            # two runs of the order move, each by one distance: the subtree, and what lay between its two places
             order = array("i", order)
-            moved = order[start : start + size]
             del order[start : start + size]
+            between = order[at:start] if at < start else order[start:at]
             order[at:at] = moved
-            for position in range(min(start, at), max(start, at) + size):
-                entry = order[position]
-                new_pre[entry] = position
-                new_end[entry] = position + end[entry] - pre[entry]
+            for run, by in ((moved, at - start), (between, size if at < start else -size)):
+                for entry in run:
+                    new_pre[entry] += by
+                    new_end[entry] += by
         if was != target:  # the ancestors of both parents keep their size
             parent = old.parent_of
-            for start_at, change in ((was, -size), (target, size)):
-                up = start_at
+            for up, change in ((was, -size), (target, size)):
                 while up != NONE:
                     new_end[up] += change
                     up = parent[up]
         depth = array("i", old.depth_of)
         shift = (depth[target] + 1 if target != NONE else 0) - depth[line]
         if shift:
-            for entry in order[at : at + size]:
+            for entry in moved:
                 depth[entry] += shift
         self.order, self.pre, self.end, self.depth_of = order, new_pre, new_end, depth
 

@@ -89,7 +89,11 @@ def _plan(cls: type) -> tuple[tuple[str, int, Any], ...]:
     return tuple(steps)
 
 
+@cache
 def has_u64_beyond_seq(cls: type) -> bool:
+    """Whether records of `cls` have u64 fields besides `seq` (for the others, comparing `seq` suffices); asked
+    per record type when first met, not for every type at import, which would cost every `check` the schema's
+    whole type information."""
     return any(step[0] != "seq" for step in _plan(cls))
 
 

@@ -114,8 +114,8 @@ def _read(text: str, record: Any, canonical: bool, state: LineState, locator: _L
           issues: tuple[LineIssue, ...] = ()) -> LineResult:
     """A record thndrs 0.1.0 reads (decoded without error, unknown keys aside). `canonical`: the line is exactly
     the record's encoding."""
-    cls = type(record)
-    big = large_integers(record) if record.seq > JS_SAFE or cls in _WITH_U64 else _NONE
+    cls: type = type(record)
+    big = large_integers(record) if record.seq > JS_SAFE or has_u64_beyond_seq(cls) else _NONE
     for _, value in big:
         if value > U64_MAX:
             return _slow(text, state)
@@ -142,8 +142,6 @@ def _read(text: str, record: Any, canonical: bool, state: LineState, locator: _L
 
 
 _NONE: list[Any] = []
-_WITH_U64 = frozenset(cls for cls in s.RECORD_TYPES.values() if has_u64_beyond_seq(cls))
-"""Record types with u64 fields besides `seq` (for the others, comparing `seq` suffices)."""
 
 
 def _large_message(path: Path, value: int) -> str:
