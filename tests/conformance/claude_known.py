@@ -12,25 +12,12 @@ KNOWN: tuple[Known, ...] = (
           _OPEN + "a torn assistant record (its `{\"parentUuid\":` start readable) is an error although it sat "
           "above the /compact boundary, where nothing of it is sent (1 of 11); telling that needs the link pass to "
           "place the torn line by its readable `parentUuid`.", "21"),
-    Known("*", "delete-record", "context",
-          _OPEN + "one of 10 (080): the record deleted sits before a task notification; Claude Code still sends the "
-          "notification as a last user message, which we leave out.", "21"),
     Known("*", "huge-line", "context",
           _OPEN + "a 3 MB tool result that fills the context window: Claude Code's first request is then an "
           "automatic /compact (its summary prompt \"CRITICAL: Respond with TEXT ONLY...\" after the history, no "
           "\"No response requested.\"), not the resumed turn; session-lsp does not model the context window.",
           "21"),
     Known("*", "huge-line", "lost", _OPEN + "the same mutant.", "21"),
-    Known("*", "tool-result-id", "context",
-          _OPEN + "varies from run to run on the mutants of one seed (6f8ec30b, which the suite writes live with the "
-          "real CLI): a fresh clone's run disagreed on 058, a cached run agrees; not yet explained.", "21",
-          varies=True),
-    Known("*", "tool-result-record-deleted", "context",
-          _OPEN + "varies from run to run on the mutants of seed 6f8ec30b (061, 195), as tool-result-id.", "21",
-          varies=True),
-    Known("*", "seed", "context",
-          _OPEN + "the /compact seed the suite writes: the preserved segment after the boundary is rendered "
-          "differently.", "21"),
 )
 
 

@@ -198,8 +198,12 @@ class ClaudeFormat(plain.Quiet):
 
     def context(self, info: FormatInfo, lines: Sequence[str], results: Sequence[LineResult], model: object,
                 line: int, options: Options) -> msgspec.Struct:
+        def saved(agent: str) -> bool | None:
+            path = self.linked_file("agentId", agent, options) if options.exists is not None else None
+            return None if path is None or options.exists is None else options.exists(path)
+
         return payloads.context(info, lines, model if isinstance(model, ClaudeModel) else None, line,
-                                self.session_id_in_file_name(options.path))
+                                self.session_id_in_file_name(options.path), options.now, saved)
 
 
 FORMAT = ClaudeFormat()
