@@ -8,10 +8,6 @@ from .known import Known
 _OPEN = "open in issue 21: "
 
 KNOWN: tuple[Known, ...] = (
-    Known("*", "torn-glued", "clean",
-          _OPEN + "a torn assistant record (its `{\"parentUuid\":` start readable) is an error although it sat "
-          "above the /compact boundary, where nothing of it is sent (1 of 11); telling that needs the link pass to "
-          "place the torn line by its readable `parentUuid`.", "21"),
     Known("*", "huge-line", "context",
           _OPEN + "a 3 MB tool result that fills the context window: Claude Code's first request is then an "
           "automatic /compact (its summary prompt \"CRITICAL: Respond with TEXT ONLY...\" after the history, no "

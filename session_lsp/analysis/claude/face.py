@@ -13,7 +13,7 @@ import msgspec
 
 from .. import plain
 from ..detect import FormatInfo, Kind
-from ..diagnostics import LineIssue
+from ..diagnostics import LineIssue, Severity
 from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
@@ -22,7 +22,7 @@ from ..structure import Budget, Hint, Lens, Outline, RenameTarget
 from . import editing, payloads, rename
 from .facts import LineState
 from .line_pass import analyze_line
-from .link_pass import link
+from .link_pass import link, place_line_issue
 from .model import ClaudeModel
 from .releases import DEFAULT_RELEASE, RELEASES
 from .relink import relink
@@ -60,6 +60,9 @@ class ClaudeFormat(plain.Quiet):
         "agentId": "the subagent whose transcript is `<session>/subagents/agent-<id>.jsonl`"}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")
     rename_scope = "record uuids and tool call ids"
+
+    def place(self, model: object, line: int, code: str) -> tuple[str, Severity | None] | None:
+        return place_line_issue(model, line, code) if isinstance(model, ClaudeModel) else None
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """`toolUseResult.agentId` (and a subagent record's own `agentId`): the subagent's transcript beside the
