@@ -221,19 +221,23 @@ def test_a_reported_background_agent_gets_no_notification() -> None:
 
 def test_a_turn_ended_by_an_api_error_after_an_open_call_depends_on_the_error_s_age() -> None:
     """Under 6 hours after the error, Claude Code answers the call with its interrupted-call result; from 6 hours on
-    (and when the time of the resume is not given) it rolls the turn back and sends its prompt with the new one."""
+    (and when the time of the resume is not given) it leaves the response out, and the new prompt joins the results
+    of the response before it (seen with the real CLI: tests/conformance, and a turn of two responses by hand)."""
     data = (CASES / "CCD031-api-error-after-open-call.jsonl").read_bytes()
-    error = datetime(2026, 12, 5, 8, 0, 2, tzinfo=UTC).timestamp() * 1000
+    error = datetime(2026, 12, 5, 8, 0, 3, tzinfo=UTC).timestamp() * 1000
 
     def sent(now: float | None) -> list[tuple[str, Any]]:
         return _contents(features.context(analyze_bytes(data, Options(path=f"{SESSION}.jsonl", now=now)), -1))
 
-    rolled_back = [("user", [{"type": "text", "text": "Add a search command.\n"}])]
-    assert sent(None) == sent(error + 6 * 3600 * 1000) == rolled_back
+    left_out = sent(None)
+    assert left_out == sent(error + 6 * 3600 * 1000)
+    assert [role for role, _ in left_out] == ["user", "system", "assistant", "user"]
+    assert left_out[2][1][0]["id"] == "toolu_1" and left_out[3][1] == [
+        {"tool_use_id": "toolu_1", "type": "tool_result", "content": "1\timport sys"}]
     fresh = sent(error + 6 * 3600 * 1000 - 1)
-    assert [role for role, _ in fresh] == ["user", "system", "assistant", "user", "assistant"]
-    assert fresh[3][1][0]["content"].startswith("[Tool call interrupted")
-    assert fresh[4][1] == [{"type": "text", "text": "No response requested."}]
+    assert [role for role, _ in fresh] == ["user", "system", "assistant", "user", "assistant", "user", "assistant"]
+    assert fresh[4][1][0]["id"] == "toolu_2" and fresh[5][1][0]["content"].startswith("[Tool call interrupted")
+    assert fresh[6][1] == [{"type": "text", "text": "No response requested."}]
 
 
 def test_an_attachment_rendered_as_two_texts_sends_the_first_alone() -> None:

@@ -490,7 +490,7 @@ _RULES: tuple[Rule, ...] = (
          'Claude Code drops it on resume (the Messages API rejects a tool_result without its call); a user turn left empty is sent as "(no content)"'),
     Rule('CCD031', 'unanswered-tool-use', Severity.ERROR,
          'a tool_use on the resumed chain with no tool_result after it',
-         'Claude Code drops the call on resume (the Messages API rejects a tool_use without its result): the model never learns it was made; a call of the last response, whose result was never written, gets Claude Code\'s interrupted-call result instead, and when an API error ended that turn 6 hours or more before the resume, Claude Code rolls the turn back and sends its prompt again'),
+         'Claude Code drops the call on resume (the Messages API rejects a tool_use without its result): the model never learns it was made; a call of the last response, whose result was never written, gets Claude Code\'s interrupted-call result instead, and when an API error ended that turn 6 hours or more before the resume, Claude Code leaves that response out and the new prompt joins the message before it'),
     Rule('CCD032', 'duplicate-tool-result', Severity.INFORMATION,
          'a second tool_result for one call on the resumed chain',
          'Claude Code sends the first one only'),

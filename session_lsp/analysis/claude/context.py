@@ -15,9 +15,9 @@ with. Every rule here was seen in the requests of the real CLI (tests/conformanc
 - when the chain ends with the user's side, "No response requested." is the assistant's answer;
 - a user-role attachment rendered as several texts (a `file` attachment: the call, then its result) sends each text
   but the last as a user message of its own, before the turn's message, which the last text opens;
-- a turn that ended in an API error after a call left without its result is rolled back to its prompt, which
-  Claude Code sends again with the new one, once the error is 6 hours old (`STALE_MS`) at the resume; before
-  that the call gets the interrupted result;
+- a response whose call has no result, followed by the API error that ended the turn, is left out (with what
+  follows it) once the error is 6 hours old (`STALE_MS`) at the resume, and the new prompt joins the user message
+  before it (the turn's prompt, or the last results); before that the call gets the interrupted result;
 - a background agent launched on the chain (`toolUseResult.status: "async_launched"`) whose task notification is
   not on it gets the notification Claude Code writes for it, with the new prompt.
 """
@@ -168,8 +168,8 @@ def _messages(lines: Sequence[str], model: ClaudeModel, now: float | None,
     out = _finish(out)
     last = next((message for message in reversed(out) if message.role != "system"), None)
     if rolled_back is not None and last is not None and last.role == "user":
-        last.notes.append("the turn after this prompt ended in an API error 6 hours or more before the resume, with "
-                          "a call left without its result: Claude Code rolls it back and sends the prompt again")
+        last.notes.append("the response after this ended in an API error 6 hours or more before the resume, with a "
+                          "call left without its result: Claude Code leaves it out and goes on from here")
     elif last is not None and last.role == "user" and (not ends_with_error or last.synthesized):
         reply = _Message("assistant", None)
         reply.content.append({"type": "text", "text": NO_RESPONSE})
@@ -181,7 +181,8 @@ def _messages(lines: Sequence[str], model: ClaudeModel, now: float | None,
 def _rolled_back(chain: list[tuple[int, dict[str, Any]]], now: float | None) -> int | None:
     """Where Claude Code cuts a turn it rolls back: the chain ends (user and assistant records) with its API error
     record, after a response with a call no record answers, and the error is STALE_MS old at the resume. The cut is
-    at the turn's first response: the prompt and the attachments of its turn stay, to be sent with the new one."""
+    at that response's first record: what came before it in the turn (its prompt, earlier responses and their
+    results) stays, and the new prompt joins its last user message (seen with one response and with two)."""
     talk = [(n, obj) for n, (_, obj) in enumerate(chain) if obj.get("type") in ("user", "assistant")]
     if len(talk) < 2 or talk[-1][1].get("type") != "assistant" or _sent_response(talk[-1][1]):
         return None
@@ -200,20 +201,7 @@ def _rolled_back(chain: list[tuple[int, dict[str, Any]]], now: float | None) -> 
              for b in _blocks(_message_of(obj).get("content")) if b.get("type") == "tool_use"]
     if not calls or all(call in answered for call in calls):
         return None
-    prompt = next((k for k in range(len(talk) - 1, -1, -1) if _is_prompt(talk[k][1])), None)
-    if prompt is None:
-        return None
-    return next((n for n, obj in talk[prompt + 1:] if obj.get("type") == "assistant"), None)
-
-
-def _is_prompt(obj: dict[str, Any]) -> bool:
-    """A user record that starts a turn: what the user (or the queue) wrote, not tool results or Claude Code's own
-    meta text."""
-    if obj.get("type") != "user" or obj.get("isMeta") is True or obj.get("isCompactSummary") is True:
-        return False
-    content = _message_of(obj).get("content")
-    return isinstance(content, str) or (isinstance(content, list) and bool(content) and not any(
-        b.get("type") == "tool_result" for b in _blocks(content)))
+    return next(n for n, obj in talk if obj.get("type") == "assistant" and _message_of(obj).get("id") == response_id)
 
 
 def _orphaned_agents(chain: list[tuple[int, dict[str, Any]]], saved: Callable[[str], bool | None]) -> list[str]:

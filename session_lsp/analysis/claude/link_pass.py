@@ -153,8 +153,8 @@ def _tools(model: ClaudeModel, issues: list[LinkIssue]) -> None:
             cause = "the turn ended in an API error" if ended_by_error else "the session ended"
             message = (f"tool_use whose result was never written ({cause} first): on resume Claude Code sends its "
                        "interrupted-call result in its place"
-                       + (", and once the error is 6 hours old it rolls the turn back instead and sends its prompt "
-                          "again" if ended_by_error else "") + "; add the result or remove the call")
+                       + (", and once the error is 6 hours old it leaves this response out instead and resumes from "
+                          "the message before it" if ended_by_error else "") + "; add the result or remove the call")
         else:
             message = ("tool_use with no tool_result on the resumed chain: Claude Code drops the call on resume (the "
                        "model never sees it was made); add its result or remove the call")
