@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from session_lsp import cli
 from session_lsp.analysis import Kind, Options, analyze, features
 from session_lsp.analysis.document import Document, analyze_bytes
 from session_lsp.analysis.formats import detect
@@ -238,6 +239,21 @@ def test_a_turn_ended_by_an_api_error_after_an_open_call_depends_on_the_error_s_
     assert [role for role, _ in fresh] == ["user", "system", "assistant", "user", "assistant", "user", "assistant"]
     assert fresh[4][1][0]["id"] == "toolu_2" and fresh[5][1][0]["content"].startswith("[Tool call interrupted")
     assert fresh[6][1] == [{"type": "text", "text": "No response requested."}]
+
+
+def test_the_cli_s_context_is_for_a_resume_now(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`session-lsp context` predicts the resume as it would happen now: the same turn, its API error a minute old,
+    gets the interrupted-call result; the case's error (written long ago) has its response left out."""
+    old = CASES / "CCD031-api-error-after-open-call.jsonl"
+    recent = datetime.now(UTC) - timedelta(minutes=1)
+    text = old.read_text(encoding="utf-8").replace("2026-12-05T08:00:0", recent.strftime("%Y-%m-%dT%H:%M:0"))
+    path = tmp_path / f"{SESSION}.jsonl"
+    for data, interrupted in ((old.read_text(encoding="utf-8"), False), (text, True)):
+        path.write_text(data, encoding="utf-8")
+        assert cli.main(["context", str(path), "--format", "json"]) == cli.EXIT_CLEAN
+        sent = json.loads(capsys.readouterr().out)["messages"]
+        assert ("[Tool call interrupted" in json.dumps(sent)) is interrupted
+        assert len(sent) == (7 if interrupted else 4)
 
 
 def test_an_attachment_rendered_as_two_texts_sends_the_first_alone() -> None:
