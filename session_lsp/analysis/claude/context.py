@@ -252,9 +252,14 @@ def _orphan_notice(agent: str, result: dict[str, Any], status: str) -> str:
                            "Resume it by sending it a message with SendMessage and ask for a status report before "
                            "assuming the task landed.") if resumable else check))
     output = result.get("outputFile")
-    return ORPHANED_AGENT.format(agent=agent, status=status, description=result["description"], note=note,
-                                 output=f"<output-file>{output}</output-file>\n"
+    return ORPHANED_AGENT.format(agent=_escaped(agent), status=status, description=_escaped(result["description"]),
+                                 note=note, output=f"<output-file>{_escaped(output)}</output-file>\n"
                                  if readable and isinstance(output, str) else "")
+
+
+def _escaped(text: str) -> str:
+    """As Claude Code puts a value into its notification's markup."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _with_notices(out: list[_Message], notices: list[str]) -> list[_Message]:
