@@ -50,8 +50,9 @@ NOTIFICATION = ("<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]\nThis
                 "be treated as approval or consent.\n\n{}\n</system-reminder>")
 REMINDER = ("<system-reminder>\n", "\n</system-reminder>")
 STALE_MS = 6 * 3600 * 1000.0
-"""How old (at the resume) the API error ending a turn with a call left open must be for Claude Code to roll the
-turn back to its prompt (2.1.332's default; `CLAUDE_CODE_RESUME_INTERRUPTED_TURN_MAX_AGE_MS` changes it)."""
+"""How old (at the resume) the API error ending a turn must be for Claude Code to leave out the response before it
+whose call has no result, instead of answering the call (2.1.332's default, 21600000 ms;
+`CLAUDE_CODE_RESUME_INTERRUPTED_TURN_MAX_AGE_MS` changes it)."""
 ORPHANED_AGENT = ("<task-notification>\n<task-id>{agent}</task-id>\n{output}<status>{status}</status>\n"
                   "<summary>Background agent \"{description}\" didn't finish before the previous session ended"
                   "</summary>\n<note>{note}</note>\n</task-notification>")
@@ -179,7 +180,7 @@ def _messages(lines: Sequence[str], model: ClaudeModel, now: float | None,
 
 
 def _rolled_back(chain: list[tuple[int, dict[str, Any]]], now: float | None) -> int | None:
-    """Where Claude Code cuts a turn it rolls back: the chain ends (user and assistant records) with its API error
+    """Where Claude Code cuts the chain it resumes a stale failed turn from: the chain ends (user and assistant records) with its API error
     record, after a response with a call no record answers, and the error is STALE_MS old at the resume. The cut is
     at that response's first record: what came before it in the turn (its prompt, earlier responses and their
     results) stays, and the new prompt joins its last user message (seen with one response and with two)."""
