@@ -180,10 +180,10 @@ def _messages(lines: Sequence[str], model: ClaudeModel, now: float | None,
 
 
 def _rolled_back(chain: list[tuple[int, dict[str, Any]]], now: float | None) -> int | None:
-    """Where Claude Code cuts the chain it resumes a stale failed turn from: the chain ends (user and assistant records) with its API error
-    record, after a response with a call no record answers, and the error is STALE_MS old at the resume. The cut is
-    at that response's first record: what came before it in the turn (its prompt, earlier responses and their
-    results) stays, and the new prompt joins its last user message (seen with one response and with two)."""
+    """Where Claude Code cuts the chain of a stale failed turn: the chain ends (user and assistant records) with its
+    API error record, after a response with a call no record answers, and the error is STALE_MS old at the resume.
+    The cut is at that response's first record: what came before it in the turn (its prompt, earlier responses and
+    their results) stays, and the new prompt joins its last user message (seen with one response and with two)."""
     talk = [(n, obj) for n, (_, obj) in enumerate(chain) if obj.get("type") in ("user", "assistant")]
     if len(talk) < 2 or talk[-1][1].get("type") != "assistant" or _sent_response(talk[-1][1]):
         return None
