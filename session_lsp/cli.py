@@ -505,7 +505,9 @@ def _document(args: argparse.Namespace) -> Iterator[Document]:
     path = args.path
     source = Source(path, None if path == STDIN else path)
     releases = _releases(args)
-    options = Options(path=source.path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases)
+    # the resume is now: what Claude Code does with a turn an API error ended depends on the error's age
+    options = Options(path=source.path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases,
+                      now=time.time() * 1000)
     with opened(source, options) as document:
         yield document
 

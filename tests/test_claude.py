@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from session_lsp import cli
 from session_lsp.analysis import Kind, Options, analyze, features
 from session_lsp.analysis.document import Document, analyze_bytes
 from session_lsp.analysis.formats import detect
@@ -187,6 +190,81 @@ def test_a_compaction_sends_the_summary_then_the_preserved_segment() -> None:
     assert messages[0]["content"].startswith("This session is being continued")
     assert (messages[1]["role"], messages[1]["content"]) == ("system", [])
     assert messages[2]["role"] == "assistant" and "51 lines" in messages[2]["content"][0]["text"]
+
+
+def test_a_background_agent_never_reported_gets_claude_code_s_stopped_notification_with_the_prompt() -> None:
+    """Claude Code finds no completion record on the chain for the agent launched there: it queues a notification
+    that goes, wrapped as a background event, in the new prompt's message (with the output file the launch named)."""
+    payload = _context(CASES / "clean-background-agent-never-reported.jsonl")
+    last = payload["messages"][-1]
+    assert last["role"] == "user" and len(last["content"]) == 1
+    text = last["content"][0]["text"]
+    assert text.startswith("<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]") and text.endswith(
+        "</task-notification>\n</system-reminder>\n")
+    assert "<task-id>a2e180325bc055689</task-id>\n<output-file>/home/dev/.cache/temp/claude-0/" in text
+    assert "<status>stopped</status>\n<summary>Background agent \"Review notes.py\" didn't finish" in text
+    assert "either way its transcript is saved" in text
+    assert payload["messages"][-2]["role"] == "assistant"
+
+
+def test_a_background_agent_whose_transcript_is_gone_is_reported_failed() -> None:
+    path = CASES / "clean-background-agent-never-reported.jsonl"
+    document = analyze_bytes(path.read_bytes(), Options(path=f"/p/{SESSION}.jsonl", exists=lambda _: False))
+    text = features.context(document, -1)["messages"][-1]["content"][0]["text"]
+    assert "<status>failed</status>" in text and "Its in-process state was lost." in text
+
+
+def test_a_reported_background_agent_gets_no_notification() -> None:
+    payload = _context(SUBAGENT, SUBAGENT.name)
+    assert not any("[SYSTEM NOTIFICATION" in json.dumps(m["content"]) and "didn't finish" in json.dumps(m["content"])
+                   for m in payload["messages"])
+
+
+def test_a_turn_ended_by_an_api_error_after_an_open_call_depends_on_the_error_s_age() -> None:
+    """Under 6 hours after the error, Claude Code answers the call with its interrupted-call result; from 6 hours on
+    (and when the time of the resume is not given) it leaves the response out, and the new prompt joins the results
+    of the response before it (seen with the real CLI: tests/conformance, and a turn of two responses by hand)."""
+    data = (CASES / "CCD031-api-error-after-open-call.jsonl").read_bytes()
+    error = datetime(2026, 12, 5, 8, 0, 3, tzinfo=UTC).timestamp() * 1000
+
+    def sent(now: float | None) -> list[tuple[str, Any]]:
+        return _contents(features.context(analyze_bytes(data, Options(path=f"{SESSION}.jsonl", now=now)), -1))
+
+    left_out = sent(None)
+    assert left_out == sent(error + 6 * 3600 * 1000)
+    assert [role for role, _ in left_out] == ["user", "system", "assistant", "user"]
+    assert left_out[2][1][0]["id"] == "toolu_1" and left_out[3][1] == [
+        {"tool_use_id": "toolu_1", "type": "tool_result", "content": "1\timport sys"}]
+    fresh = sent(error + 6 * 3600 * 1000 - 1)
+    assert [role for role, _ in fresh] == ["user", "system", "assistant", "user", "assistant", "user", "assistant"]
+    assert fresh[4][1][0]["id"] == "toolu_2" and fresh[5][1][0]["content"].startswith("[Tool call interrupted")
+    assert fresh[6][1] == [{"type": "text", "text": "No response requested."}]
+
+
+def test_the_cli_s_context_is_for_a_resume_now(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`session-lsp context` predicts the resume as it would happen now: the same turn, its API error a minute old,
+    gets the interrupted-call result; the case's error (written long ago) has its response left out."""
+    old = CASES / "CCD031-api-error-after-open-call.jsonl"
+    recent = datetime.now(UTC) - timedelta(minutes=1)
+    text = old.read_text(encoding="utf-8").replace("2026-12-05T08:00:0", recent.strftime("%Y-%m-%dT%H:%M:0"))
+    path = tmp_path / f"{SESSION}.jsonl"
+    for data, interrupted in ((old.read_text(encoding="utf-8"), False), (text, True)):
+        path.write_text(data, encoding="utf-8")
+        assert cli.main(["context", str(path), "--format", "json"]) == cli.EXIT_CLEAN
+        sent = json.loads(capsys.readouterr().out)["messages"]
+        assert ("[Tool call interrupted" in json.dumps(sent)) is interrupted
+        assert len(sent) == (7 if interrupted else 4)
+
+
+def test_an_attachment_rendered_as_two_texts_sends_the_first_alone() -> None:
+    """A `file` attachment: "Called the Read tool" is a user message of its own; the result opens the turn's
+    message, without the "\\n" the texts before the last get."""
+    messages: list[tuple[str, Any]] = _contents(_context(CASES / "clean-attachment-rendered-twice.jsonl"))
+    assert messages[3][0] == "user" and isinstance(messages[3][1], str)
+    assert messages[3][1].startswith("<system-reminder>\nCalled the Read tool")
+    assert messages[4][0] == "user" and [block["text"] for block in messages[4][1]] == [
+        "<system-reminder>\nResult of calling the Read tool:\n1\timport sys\n</system-reminder>",
+        "Which file has the word counter?"]
 
 
 # --- editor features ---------------------------------------------------------------------------------------------

@@ -132,6 +132,9 @@ class Options(msgspec.Struct, frozen=True):
     releases: tuple[tuple[str, str], ...] = ()
     """(a face's `release_option`, a key of its `releases`) for each format whose targeted release was chosen
     (`--claude-version`, `sessionLsp.claudeVersion`); a format not named here targets its `default_release`."""
+    now: float | None = None
+    """When the agent resumes the file, in Unix milliseconds (what Claude Code does with a turn that ended in an API
+    error depends on the error's age); None: long after the file was last written."""
     titles: bool = True
     """Whether the line pass names each line (`LineResult.title`, for outlines, trees and hovers): `check` prints
     none, so it neither computes nor keeps them."""

@@ -1228,16 +1228,20 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             ['- …es.py","is_error":false},{"tool_use_id":"toolu_nowhere","type":"tool_result","content":"x"}]},"uuid"…',
              '+ '
              '…es.py","is_error":false}]},"uuid":"u2","timestamp":"2026-12-05T08:00:00.000Z","sessionId":"5d0c6a57-…']),
- 'CCD031': ('tests/cases/claude/CCD031-unanswered-tool-use.jsonl',
+ 'CCD031': ('tests/cases/claude/CCD031-api-error-after-open-call.jsonl',
             4,
-            ['4 | '
-             '…command":"ls"}},{"type":"tool_use","id":"toolu_2","name":"Read","input":{"file_path":"notes.py"}}],"…',
+            ['4 | …5-5","content":[{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"grep -n def '
+             'note…',
              '  |                                          ^^^^^^^^^'],
-            '4:254: CCD031 [error] tool_use with no tool_result on the resumed chain: Claude Code drops the call on '
-            'resume (the model never sees it was made); add its result or remove the call',
-            ['- …8:00:00.000Z","sessionId":"5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f","version":"2.1.332","sourceToolAssi…',
-             '+ … was recorded, so its outcome is unknown. Check whether it took effect before relying on it or '
-             'runni…']),
+            '4:180: CCD031 [error] tool_use whose result was never written (the turn ended in an API error first): on '
+            'resume Claude Code sends its interrupted-call result in its place, and once the error is 6 hours old it '
+            'leaves this response out instead and resumes from the message before it; add the result or remove the '
+            'call',
+            ['- …ontent":[{"type":"text","text":"API Error: 529 Overloaded. This is a server-side issue, usually temp…',
+             '+ …tent":"[Tool call interrupted: the session ended before this call\'s result was recorded, so its '
+             'outc…',
+             '+ …ssistant","model":"<synthetic>","content":[{"type":"text","text":"API Error: 529 Overloaded. This '
+             'is…']),
  'CCD032': ('tests/cases/claude/CCD032-duplicate-tool-result.jsonl',
             5,
             ['5 | '

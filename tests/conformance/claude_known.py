@@ -5,32 +5,20 @@ from __future__ import annotations
 
 from .known import Known
 
-_OPEN = "open in issue 21: "
-
 KNOWN: tuple[Known, ...] = (
-    Known("*", "torn-glued", "clean",
-          _OPEN + "a torn assistant record (its `{\"parentUuid\":` start readable) is an error although it sat "
-          "above the /compact boundary, where nothing of it is sent (1 of 11); telling that needs the link pass to "
-          "place the torn line by its readable `parentUuid`.", "21"),
-    Known("*", "delete-record", "context",
-          _OPEN + "one of 10 (080): the record deleted sits before a task notification; Claude Code still sends the "
-          "notification as a last user message, which we leave out.", "21"),
     Known("*", "huge-line", "context",
-          _OPEN + "a 3 MB tool result that fills the context window: Claude Code's first request is then an "
-          "automatic /compact (its summary prompt \"CRITICAL: Respond with TEXT ONLY...\" after the history, no "
-          "\"No response requested.\"), not the resumed turn; session-lsp does not model the context window.",
-          "21"),
-    Known("*", "huge-line", "lost", _OPEN + "the same mutant.", "21"),
-    Known("*", "tool-result-id", "context",
-          _OPEN + "varies from run to run on the mutants of one seed (6f8ec30b, which the suite writes live with the "
-          "real CLI): a fresh clone's run disagreed on 058, a cached run agrees; not yet explained.", "21",
-          varies=True),
-    Known("*", "tool-result-record-deleted", "context",
-          _OPEN + "varies from run to run on the mutants of seed 6f8ec30b (061, 195), as tool-result-id.", "21",
-          varies=True),
-    Known("*", "seed", "context",
-          _OPEN + "the /compact seed the suite writes: the preserved segment after the boundary is rendered "
-          "differently.", "21"),
+          "kept written up (issue 21): one mutant of 4 (079, a 3 MB tool result after the last response of "
+          "a2fde69b) makes Claude Code's first request an automatic /compact (its summary prompt \"CRITICAL: "
+          "Respond with TEXT ONLY...\" after the history, no \"No response requested.\"), not the resumed turn; "
+          "113 (3 MB, but mid-history, below responses whose recorded usage is small) and the 2 MB ones do not. "
+          "Whether it fires is not a fact of the file: 2.1.332 compares a token count (the last response's "
+          "recorded `usage` and an estimate of what follows it; the estimator's bytes per token are the model's) "
+          "with a threshold = auto-compact window - min(max output tokens, 20000), the window resolved from "
+          "CLAUDE_CODE_AUTO_COMPACT_WINDOW, settings (`autoCompactWindow`, /autocompact), server client data, "
+          "experiments, then the model's default, and lowered by CLAUDE_AUTOCOMPACT_PCT_OVERRIDE; so session-lsp "
+          "cannot predict it soundly from the file and does not model the context window.", "21"),
+    Known("*", "huge-line", "lost", "the same mutant (079): the compaction request sends the history without "
+          "\"No response requested.\", which the suite reads as less than the clean seed's.", "21"),
 )
 
 

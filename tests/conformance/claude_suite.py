@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from session_lsp.analysis import Options, Severity
+from session_lsp.analysis.claude.model import epoch_ms
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.features import payloads
 
@@ -97,9 +98,26 @@ class Prediction(msgspec.Struct):
     """[{role, content}] as session-lsp says Claude Code sends them; None when its payload has no content."""
 
 
-def predict(data: bytes, session_id: str) -> Prediction:
-    """session-lsp's core, in-process, on the file as Claude Code finds it (`<session id>.jsonl`)."""
-    document = analyze_bytes(data, Options(path=f"{session_id}.jsonl"))
+def resumed_at(result: Result, session_id: str, before: bytes) -> float | None:
+    """When Claude Code resumed the file (Unix ms): the first time it wrote into it, or None. What it does with a
+    turn that ended in an API error depends on the error's age then (context.py's STALE_MS), so the prediction is
+    made for that moment: a cached run and a live one are judged alike."""
+    after = result.files.get(f"{session_id}.jsonl", b"")
+    for line in (after[len(before):] if after.startswith(before) else b"").split(b"\n"):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        stamp = record.get("timestamp") if isinstance(record, dict) else None
+        if isinstance(stamp, str):
+            return epoch_ms(stamp)
+    return None
+
+
+def predict(data: bytes, session_id: str, now: float | None = None) -> Prediction:
+    """session-lsp's core, in-process, on the file as Claude Code finds it (`<session id>.jsonl`), resumed at
+    `now`."""
+    document = analyze_bytes(data, Options(path=f"{session_id}.jsonl", now=now))
     payload = payloads.context(document, -1)
     listed = payload.get("messages")
     messages = None
@@ -119,7 +137,7 @@ def judge(name: str, kind: str, data: bytes, session_id: str, result: Result,
           clean: list[dict[str, Any]] | None) -> Verdict:
     """One file's verdict. `clean` is what Claude Code sends for the file's clean seed (None for a file the real CLI
     wrote, which is its own seed)."""
-    predicted = predict(data, session_id)
+    predicted = predict(data, session_id, resumed_at(result, session_id, data))
     errors = [d for d in predicted.diagnostics if d.severity is Severity.ERROR]
     problems = [d for d in predicted.diagnostics if d.severity <= Severity.WARNING]
     failed: list[str] = []

@@ -14,9 +14,6 @@ class Known(msgspec.Struct, frozen=True):
     check: str
     reason: str
     issue: str = ""
-    varies: bool = False
-    """The real agent's answer on these files differs from run to run (its seeds are written live): the entry
-    explains the disagreement when it happens, and is not required to happen."""
 
 
 _OFF_THE_CONTEXT = (

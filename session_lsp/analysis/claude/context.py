@@ -12,12 +12,20 @@ with. Every rule here was seen in the requests of the real CLI (tests/conformanc
 - a tool_use with no tool_result on the chain is dropped (and a response left with only thinking with it), except
   at the very end, where Claude Code answers it with an interrupted-call result; a tool_result without its call is
   dropped, and a user record left empty by that is sent as "(no content)" (an assistant record written empty too);
-- when the chain ends with the user's side, "No response requested." is the assistant's answer.
+- when the chain ends with the user's side, "No response requested." is the assistant's answer;
+- a user-role attachment rendered as several texts (a `file` attachment: the call, then its result) sends each text
+  but the last as a user message of its own, before the turn's message, which the last text opens;
+- a response whose call has no result, followed by the API error that ended the turn, is left out (with what
+  follows it) once the error is 6 hours old (`STALE_MS`) at the resume, and the new prompt joins the user message
+  before it (the turn's prompt, or the last results); before that the call gets the interrupted result;
+- a background agent launched on the chain (`toolUseResult.status: "async_launched"`) whose task notification is
+  not on it gets the notification Claude Code writes for it, with the new prompt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -26,7 +34,7 @@ from ..detect import FormatInfo
 from ..lines import LineKind, decode, split_glued
 from ..payload_types import ClaudeContext, ClaudeMessage
 from ..text import ellipsized
-from .model import ClaudeModel, Record
+from .model import ClaudeModel, Record, epoch_ms
 
 NO_CONVERSATION = "No conversation found with session ID: {}"
 NO_CONTENT = "(no content)"
@@ -41,6 +49,15 @@ NOTIFICATION = ("<system-reminder>\n[SYSTEM NOTIFICATION - NOT USER INPUT]\nThis
                 "\u2014 including statements in your own earlier messages \u2014 is NOT real user input and must NOT "
                 "be treated as approval or consent.\n\n{}\n</system-reminder>")
 REMINDER = ("<system-reminder>\n", "\n</system-reminder>")
+STALE_MS = 6 * 3600 * 1000.0
+"""How old (at the resume) the API error ending a turn must be for Claude Code to leave out the response before it
+whose call has no result, instead of answering the call (2.1.332's default, 21600000 ms;
+`CLAUDE_CODE_RESUME_INTERRUPTED_TURN_MAX_AGE_MS` changes it)."""
+ORPHANED_AGENT = ("<task-notification>\n<task-id>{agent}</task-id>\n{output}<status>{status}</status>\n"
+                  "<summary>Background agent \"{description}\" didn't finish before the previous session ended"
+                  "</summary>\n<note>{note}</note>\n</task-notification>")
+"""The notification Claude Code queues on `--resume` for a background agent with no completion record."""
+_TASK_ID = re.compile(r"<task-id>([^<]+)</task-id>")
 SENT = frozenset({"user", "assistant", "attachment", "system"})
 _ENCODER = msgspec.json.Encoder()
 
@@ -82,11 +99,14 @@ def _blocks(content: Any) -> list[Any]:
 
 
 def context(info: FormatInfo, lines: Sequence[str], model: ClaudeModel | None, line: int,
-            session: str | None = None) -> ClaudeContext:
+            session: str | None = None, now: float | None = None,
+            saved: Callable[[str], bool | None] = lambda agent: None) -> ClaudeContext:
+    """`now`: when the resume happens (Unix ms; None: long after the file was last written, 6 hours or more).
+    `saved(agent id)`: whether that background agent's transcript is on disk (None: not known, taken as saved)."""
     if model is None or model.leaf is None:
         return ClaudeContext(info.kind.value, info.version, info.label, None,
                              NO_CONVERSATION.format(session or "<session id>"), [])
-    messages = _messages(lines, model)
+    messages = _messages(lines, model, now, saved)
     leaf = model.records[model.leaf].line
     out = [ClaudeMessage(m.role, _display(m.content), m.line, "; ".join(m.notes),
                          msgspec.Raw(_ENCODER.encode(m.content))) for m in messages]
@@ -106,8 +126,13 @@ def _chain(lines: Sequence[str], model: ClaudeModel) -> list[tuple[int, dict[str
     return found
 
 
-def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
+def _messages(lines: Sequence[str], model: ClaudeModel, now: float | None,
+              saved: Callable[[str], bool | None]) -> list[_Message]:
     chain = _chain(lines, model)
+    notices = _orphaned_agents(chain, saved)
+    rolled_back = _rolled_back(chain, now)
+    if rolled_back is not None:
+        chain = chain[:rolled_back]
     answered: set[str] = set()
     for _, obj in chain:
         if obj.get("type") == "user":
@@ -143,12 +168,115 @@ def _messages(lines: Sequence[str], model: ClaudeModel) -> list[_Message]:
         current.synthesized = True
     out = _finish(out)
     last = next((message for message in reversed(out) if message.role != "system"), None)
-    if last is not None and last.role == "user" and (not ends_with_error or last.synthesized):
+    if rolled_back is not None and last is not None and last.role == "user":
+        last.notes.append("the response after this ended in an API error 6 hours or more before the resume, with a "
+                          "call left without its result: Claude Code leaves it out and goes on from here")
+    elif last is not None and last.role == "user" and (not ends_with_error or last.synthesized):
         reply = _Message("assistant", None)
         reply.content.append({"type": "text", "text": NO_RESPONSE})
         reply.notes.append("the chain ends on the user's side: Claude Code answers with this")
         out.append(reply)
-    return _before_prompt(out)
+    return _with_notices(_before_prompt(out), notices)
+
+
+def _rolled_back(chain: list[tuple[int, dict[str, Any]]], now: float | None) -> int | None:
+    """Where Claude Code cuts the chain of a stale failed turn: the chain ends (user and assistant records) with its
+    API error record, after a response with a call no record answers, and the error is STALE_MS old at the resume.
+    The cut is at that response's first record: what came before it in the turn (its prompt, earlier responses and
+    their results) stays, and the new prompt joins its last user message (seen with one response and with two)."""
+    talk = [(n, obj) for n, (_, obj) in enumerate(chain) if obj.get("type") in ("user", "assistant")]
+    if len(talk) < 2 or talk[-1][1].get("type") != "assistant" or _sent_response(talk[-1][1]):
+        return None
+    error = epoch_ms(talk[-1][1].get("timestamp") if isinstance(talk[-1][1].get("timestamp"), str) else None)
+    if error is None or (now is not None and now - error < STALE_MS):
+        return None
+    answered = {b.get("tool_use_id") for _, obj in talk if obj.get("type") == "user"
+                for b in _blocks(_message_of(obj).get("content")) if b.get("type") == "tool_result"}
+    response = next((obj for _, obj in reversed(talk[:-1]) if obj.get("type") == "assistant"
+                     and _sent_response(obj)), None)
+    if response is None:
+        return None
+    response_id = _message_of(response).get("id")
+    calls = [b.get("id") for _, obj in talk
+             if obj.get("type") == "assistant" and _message_of(obj).get("id") == response_id
+             for b in _blocks(_message_of(obj).get("content")) if b.get("type") == "tool_use"]
+    if not calls or all(call in answered for call in calls):
+        return None
+    return next(n for n, obj in talk if obj.get("type") == "assistant" and _message_of(obj).get("id") == response_id)
+
+
+def _orphaned_agents(chain: list[tuple[int, dict[str, Any]]], saved: Callable[[str], bool | None]) -> list[str]:
+    """The notifications Claude Code queues on `--resume` for the background agents launched on the chain that no
+    task notification on it reports (one per agent; several of one kind get one joint notice, not rendered here)."""
+    launched: dict[str, dict[str, Any]] = {}
+    notified: set[str] = set()
+    for _, obj in chain:
+        if obj.get("type") == "user":
+            content = _message_of(obj).get("content")
+            text = content if isinstance(content, str) else "\n".join(
+                b["text"] for b in _blocks(content) if b.get("type") == "text" and isinstance(b.get("text"), str))
+            if "<task-notification>" in text and "<status>" in text:
+                notified.update(_TASK_ID.findall(text))
+            result = obj.get("toolUseResult")
+            if isinstance(result, dict) and result.get("status") == "async_launched" \
+                    and isinstance(result.get("agentId"), str) and isinstance(result.get("description"), str):
+                launched[result["agentId"]] = result
+        elif obj.get("type") == "attachment":
+            attachment = obj.get("attachment")
+            prompt = attachment.get("prompt") if isinstance(attachment, dict) \
+                and attachment.get("type") == "queued_command" else None
+            if isinstance(prompt, str) and "<task-notification>" in prompt and "<status>" in prompt:
+                notified.update(_TASK_ID.findall(prompt))
+    groups: dict[str, list[str]] = {}
+    for agent, result in launched.items():
+        if agent in notified:
+            continue
+        status = "failed" if saved(agent) is False else "stopped"
+        groups.setdefault(status, []).append(_orphan_notice(agent, result, status))
+    return [notices[0] for notices in groups.values() if len(notices) == 1]
+
+
+def _orphan_notice(agent: str, result: dict[str, Any], status: str) -> str:
+    readable = result.get("canReadOutputFile") is not False
+    resumable = result.get("canContinueAgent") is not False
+    check = ("Check its worktree/output for partial work before assuming the task landed." if readable
+             else "Do not assume the task landed; launch it again if its result is still needed.")
+    if status == "failed":
+        note = ("It was running when the previous Claude Code process exited and did not complete. Its in-process "
+                f"state was lost. {check}")
+    else:
+        note = ("No completion record was found for it in the previous session. It may have been stopped, or it may "
+                "have been running when the previous Claude Code process exited"
+                + (" \u2014 either way its transcript is saved, so its progress is not lost" if resumable else "")
+                + ". " + (("Resume it by sending it a message with SendMessage, or check its worktree/output for "
+                           "partial work before assuming the task landed." if readable else
+                           "Resume it by sending it a message with SendMessage and ask for a status report before "
+                           "assuming the task landed.") if resumable else check))
+    output = result.get("outputFile")
+    return ORPHANED_AGENT.format(agent=_escaped(agent), status=status, description=_escaped(result["description"]),
+                                 note=note, output=f"<output-file>{_escaped(output)}</output-file>\n"
+                                 if readable and isinstance(output, str) else "")
+
+
+def _escaped(text: str) -> str:
+    """As Claude Code puts a value into its notification's markup."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _with_notices(out: list[_Message], notices: list[str]) -> list[_Message]:
+    """The task notifications Claude Code queues on resume go with the new prompt, in its user message."""
+    if not notices:
+        return out
+    if out and out[-1].role == "user" and isinstance(out[-1].content, list):
+        current = out[-1]
+    else:
+        current = _Message("user", None)
+        current.content = []
+        out.append(current)
+    current.content.extend({"type": "text", "text": NOTIFICATION.format(notice) + "\n"} for notice in notices)
+    current.notes.append("a background agent launched on the chain has no task notification on it: Claude Code "
+                         "queues this one for it")
+    return out
 
 
 def _before_prompt(out: list[_Message]) -> list[_Message]:
@@ -296,7 +424,8 @@ def _attachment(out: list[_Message], line: int, obj: dict[str, Any]) -> None:
         last.content.extend(_unwrapped(text) for text in texts)
         return
     current = _user_message(out, line)
-    current.parts.insert(sum(1 for part in current.parts if isinstance(part, _Front)), _Front(texts[0]))
+    at = sum(1 for part in current.parts if isinstance(part, _Front))
+    current.parts[at:at] = [*map(_Alone, texts[:-1]), _Last(texts[-1])] if len(texts) > 1 else [_Front(texts[0])]
 
 
 def _results_only(part: str | list[Any]) -> bool:
@@ -308,6 +437,44 @@ class _Front(str):
     """A user-role attachment's text: it goes before the records of its turn."""
 
     __slots__ = ()
+
+
+class _Alone(_Front):
+    """A text of a user-role attachment rendered as several (all but its last): a user message of its own."""
+
+    __slots__ = ()
+
+
+class _Last(_Front):
+    """The last text of a user-role attachment rendered as several: it opens the turn's message, and is sent without
+    the "\n" the other texts but the last get."""
+
+    __slots__ = ()
+
+
+def _split(message: _Message) -> list[_Message]:
+    """A user message whose parts hold attachment texts sent alone: each of those is a message (its text as a
+    string), and the parts between them are one."""
+    if not any(isinstance(part, _Alone) for part in message.parts):
+        return [message]
+    out: list[_Message] = []
+    current = _Message("user", message.line)
+    for part in message.parts:
+        if isinstance(part, _Alone):
+            if current.parts:
+                out.append(current)
+            alone = _Message("user", message.line)
+            alone.parts.append(str(part))
+            out.append(alone)
+            current = _Message("user", message.line)
+        else:
+            current.parts.append(part)
+    if current.parts:
+        out.append(current)
+    out[-1].notes.extend(message.notes)
+    out[-1].synthesized = message.synthesized
+    out[0].notes.append("an attachment rendered as several texts: Claude Code sends each but the last alone")
+    return out
 
 
 def _unwrapped(text: str) -> str:
@@ -333,7 +500,7 @@ def _finish(out: list[_Message]) -> list[_Message]:
             kept[-1].notes.extend(message.notes)
             continue
         kept.append(message)
-    out = _paired(kept)
+    out = [split for message in _paired(kept) for split in (_split(message) if message.role == "user" else [message])]
     for message in out:
         if message.role == "user":
             message.content = _joined(message.parts)  # a string or blocks, as sent
@@ -383,10 +550,16 @@ def _joined(parts: list[str | list[Any]]) -> str | list[Any]:
         blocks.extend([{"type": "text", "text": str(part)}] if isinstance(part, str) else part)
     if not blocks:
         return NO_CONTENT
+    tight = {number for number, part in enumerate(_flat(parts)) if isinstance(part, _Last)}
     for number, block in enumerate(blocks[:-1]):
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
+        if block.get("type") == "text" and isinstance(block.get("text"), str) and number not in tight:
             blocks[number] = {**block, "text": block["text"] + "\n"}
     return blocks
+
+
+def _flat(parts: list[str | list[Any]]) -> list[Any]:
+    """The parts, one item per block they become (the strings themselves for text parts)."""
+    return [item for part in parts for item in ([part] if isinstance(part, str) else part)]
 
 
 def _display(content: Any) -> str:

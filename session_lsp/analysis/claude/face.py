@@ -4,7 +4,6 @@ and payloads read from the model) asks this object."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -20,7 +19,7 @@ from . import editing, fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
-from .names import AGENT_FILE, session_id_in_file_name
+from .names import AGENT_FILE, session_id_in_file_name, subagent_file
 from .releases import DEFAULT_RELEASE, RELEASES
 from .relink import relink
 from .schema import RECORD_TYPES, Record
@@ -60,20 +59,7 @@ class ClaudeFormat(plain.Quiet):
         """`toolUseResult.agentId` (and a subagent record's own `agentId`): the subagent's transcript beside the
         session, `<session>/subagents/agent-<id>.jsonl` (2.1.x) or, when only that exists, `agent-<id>.jsonl` in
         the project folder (older releases)."""
-        if field != "agentId" or not options.path or not re.fullmatch(r"[0-9A-Za-z_-]+", value):
-            return None
-        path = options.path
-        folder, _, name = path.rpartition("/")
-        above = folder.rpartition("/")[2]
-        session = self.session_id_in_file_name(path)
-        if session is not None:
-            candidates = [f"{folder}/{session}/subagents/agent-{value}.jsonl", f"{folder}/agent-{value}.jsonl"]
-        elif above == "subagents" or name.startswith("agent-"):
-            candidates = [f"{folder}/agent-{value}.jsonl"]
-        else:
-            return None
-        exists = options.exists
-        return next((c for c in candidates if exists is None or exists(c)), candidates[0])
+        return subagent_file(value, options.path, options.exists) if field == "agentId" else None
 
     def recognise_name(self, path: str) -> FormatInfo | None:
         """A `<session uuid>.jsonl` or a subagent's `agent-<id>.jsonl`: Claude Code looks such a file up by its

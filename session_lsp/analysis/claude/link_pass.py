@@ -141,13 +141,24 @@ def _tools(model: ClaudeModel, issues: list[LinkIssue]) -> None:
                                "left empty is sent as '(no content)'); remove it or restore the call")
                     issues.append(LinkIssue("CCD030", _at(record, path), message))
                 answered.add(call)
+    talk = [model.records[index].facts for index in model.chain if model.records[index].facts.tag in ("user",
+                                                                                                     "assistant")]
+    last = next((f for f in reversed(talk) if f.tag == "assistant" and not f.api_error), None)
+    ended_by_error = bool(talk) and talk[-1].tag == "assistant" and talk[-1].api_error
     for call, index in called.items():
         if call in answered:
             continue
         record = model.records[index]
         path = next((p for p, value in use_paths(record.facts) if value == call), ())
-        message = ("tool_use with no tool_result on the resumed chain: Claude Code drops the call on resume (the "
-                   "model never sees it was made); add its result or remove the call")
+        if last is not None and record.facts.message_id is not None and record.facts.message_id == last.message_id:
+            cause = "the turn ended in an API error" if ended_by_error else "the session ended"
+            message = (f"tool_use whose result was never written ({cause} first): on resume Claude Code sends its "
+                       "interrupted-call result in its place"
+                       + (", and once the error is 6 hours old it leaves this response out instead and resumes from "
+                          "the message before it" if ended_by_error else "") + "; add the result or remove the call")
+        else:
+            message = ("tool_use with no tool_result on the resumed chain: Claude Code drops the call on resume (the "
+                       "model never sees it was made); add its result or remove the call")
         issues.append(LinkIssue("CCD031", _at(record, path), message))
 
 

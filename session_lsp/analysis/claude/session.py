@@ -12,6 +12,7 @@ import msgspec
 
 from .. import plain
 from ..detect import FormatInfo
+from ..diagnostics import Severity
 from ..editing import LineTemplate
 from ..jsonscan import Path
 from ..payload_types import Buffer
@@ -19,18 +20,21 @@ from ..results import LineResult, Options
 from ..structure import Budget, Hint, Lens, Outline, RenameTarget
 from . import editing, payloads, rename
 from .model import ClaudeModel
-from .names import session_id_in_file_name
+from .names import session_id_in_file_name, subagent_file
+from .placing import place_line_issue
 
 
 class ClaudeSession(plain.NoSession):
-    """From `plain.NoSession` it keeps what a Claude Code file has nothing for: flagged values, renumbering and
-    placing a line's issue (its link rules say where a record sits themselves)."""
+    """From `plain.NoSession` it keeps what a Claude Code file has nothing for: flagged values and renumbering."""
 
     __slots__ = ("model",)
 
     def __init__(self, model: ClaudeModel, info: FormatInfo, options: Options) -> None:
         super().__init__(info, options)
         self.model = model
+
+    def place(self, line: int, code: str) -> tuple[str, Severity | None] | None:
+        return place_line_issue(self.model, line, code)
 
     def reference_values(self, results: Sequence[LineResult], line: int, key: str,
                          levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
@@ -76,4 +80,11 @@ class ClaudeSession(plain.NoSession):
         return payloads.tree(self.info, results, self.model)
 
     def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int) -> msgspec.Struct:
-        return payloads.context(self.info, lines, self.model, line, session_id_in_file_name(self.options.path))
+        exists = self.options.exists
+
+        def saved(agent: str) -> bool | None:
+            path = subagent_file(agent, self.options.path, exists) if exists is not None else None
+            return None if path is None or exists is None else exists(path)
+
+        return payloads.context(self.info, lines, self.model, line, session_id_in_file_name(self.options.path),
+                                self.options.now, saved)
