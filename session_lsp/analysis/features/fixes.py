@@ -13,7 +13,6 @@ removed.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 
 import msgspec
@@ -25,7 +24,11 @@ from ..document import Document, analyze
 from ..lines import LineKind, split_glued
 from ..registry import RULES, Applicability, rule
 from ..text import fresh_id
+from .edits import delete_line as _delete_line
+from .edits import json_text as _json
 from .edits import replace_line, replace_value
+from .edits import rule_fix as _fix
+from .edits import salvaged as _salvaged
 from .types import Fix, TextEdit
 from .values import elyra_parent_above, reference_values
 
@@ -35,25 +38,6 @@ MAX_ROUNDS = 12
 phase, so a file converges in a few rounds, and a bound keeps a pathological one from running on."""
 
 Fixer = Callable[[Document, Diagnostic], Fix | None]
-
-
-def _fix(code: str, title: str, *edits: TextEdit) -> Fix:
-    applicability = rule(code).fix
-    assert applicability is not None, f"{code} declares no fix in the registry"
-    return Fix(title, (code,), applicability, edits)
-
-
-def _json(value: object) -> str:
-    return msgspec.json.encode(value).decode()
-
-
-def _delete_line(lines: Sequence[str], line: int) -> TextEdit:
-    """The whole line and its line break (the one before it for the last line), so no blank line is left."""
-    if line + 1 < len(lines):
-        return TextEdit(Span(line, 0, line + 1, 0), "")
-    if line == 0:
-        return TextEdit(Span(0, 0, 0, len(lines[0])), "")
-    return TextEdit(Span(line - 1, len(lines[line - 1]), line, len(lines[line])), "")
 
 
 def _insert_members(text: str, members: str) -> tuple[int, str] | None:
@@ -101,30 +85,6 @@ def _final_newline(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         return None
     end = len(doc.lines[last])
     return _fix(diagnostic.code, "Add the final newline", TextEdit(Span(last, end, last, end), "\n"))
-
-
-_BAD_ESCAPE = re.compile(r'\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})')
-"""A backslash JSON does not allow after it (a hand edit's `\\q`, `\\x41`, `\\u12`)."""
-
-
-def _an_object(text: str) -> bool:
-    try:
-        return isinstance(msgspec.json.decode(text), dict)
-    except (msgspec.DecodeError, RecursionError):
-        return False
-
-
-def _salvaged(text: str) -> tuple[str, str] | None:
-    """The line as one record, when a mechanical repair gives one: NUL bytes left out, a stray backslash escaped, or
-    a torn start cut (a record appended after a write that never finished). With what was done, for the title."""
-    if "\x00" in text and _an_object(mended := text.replace("\x00", "")):
-        return mended, "Remove the NUL bytes"
-    if _an_object(mended := _BAD_ESCAPE.sub(r"\\\\", text)):
-        return mended, "Escape the stray backslash"
-    for found in re.finditer(r'\{"', text):
-        if found.start() and _an_object(text[found.start():]):
-            return text[found.start():], "Cut the torn start (the record after it is whole)"
-    return None
 
 
 def _torn_tail(doc: Document, diagnostic: Diagnostic) -> Fix | None:
