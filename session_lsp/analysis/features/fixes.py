@@ -24,6 +24,7 @@ from ..document import Document, analyze
 from ..lines import LineKind, split_glued
 from ..registry import RULES, Applicability, rule
 from ..text import fresh_id
+from .codex_fixes import FIXERS as CODEX_FIXERS
 from .edits import delete_line as _delete_line
 from .edits import json_text as _json
 from .edits import replace_line, replace_value
@@ -397,6 +398,7 @@ FIXERS: dict[str, tuple[int, Fixer]] = {
     "ELY050": (4, _suggested("suggested_first_kept", ("firstKeptEntryId",), "Keep the history from {value!r}")),
     "ELY076": (4, _suggested("suggested_first_kept", ("firstKeptEntryId",), "Keep the history from {value!r}")),
     "ELY024": (4, _hook_message),
+    **CODEX_FIXERS,
 }
 SEQ_PHASE = 4
 
