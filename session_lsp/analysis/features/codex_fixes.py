@@ -578,8 +578,11 @@ def _timestamp(doc: Document, diagnostic: Diagnostic) -> Fix | None:
 
 
 def _metadata_length(doc: Document, diagnostic: Diagnostic) -> Fix | None:
-    """CDX040: of the two lists, the longer one's repeated entry (an item or entry written twice) removed; the copy
-    whose removal leaves each retained entry beside its item is chosen."""
+    """CDX040: the two lists brought one entry nearer the same length: the longer one's repeated entry (written
+    twice) removed, the copy whose removal leaves each retained entry beside its item; else a metadata entry that
+    names an item the history does not hold removed; else, where an entry is missing, an empty one (`{}`, which
+    Codex reads) put first where it leaves each retained entry beside its item. Codex then applies the compaction it
+    wrote."""
     line = diagnostic.span.line
     record = _object(doc.lines[line])
     payload = record.get("payload") if record is not None else None
@@ -587,29 +590,61 @@ def _metadata_length(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         return None
     history = payload.get("replacement_history")
     metadata = payload.get("replacement_history_metadata")
-    if not isinstance(history, list) or not isinstance(metadata, list) or abs(len(history) - len(metadata)) != 1:
+    if not isinstance(history, list) or not isinstance(metadata, list) or len(history) == len(metadata):
         return None
     key = "replacement_history" if len(history) > len(metadata) else "replacement_history_metadata"
     longer = history if len(history) > len(metadata) else metadata
+    path: Path = ("payload", key)
     copies = [i for i, value in enumerate(longer) if any(value == longer[j] for j in range(len(longer)) if j != i)]
-    if not copies:
-        return None
 
-    def aligned(index: int) -> int:
+    def dropped(index: int) -> int:
         kept = [v for i, v in enumerate(longer) if i != index]
-        items, entries = (kept, metadata) if key == "replacement_history" else (history, kept)
-        return sum(1 for item, entry in zip(items, entries, strict=False) if _retains(entry, item))
+        return _aligned(kept, metadata) if key == "replacement_history" else _aligned(history, kept)
 
-    chosen = max(reversed(copies), key=aligned)
-    edit = _drop_item(doc.lines[line], line, ("payload", key), chosen, len(longer))
-    return rule_fix(diagnostic.code, f"Remove the repeated entry {chosen} of `{key}` (the two lists then match)",
-                    edit) if edit is not None else None
+    if copies:
+        chosen = max(reversed(copies), key=dropped)
+        edit = _drop_item(doc.lines[line], line, path, chosen, len(longer))
+        title = f"Remove entry {chosen} of `{key}`, written twice"
+    elif key == "replacement_history_metadata":
+        held = {item.get("id") for item in history if isinstance(item, dict)}
+        strays = [i for i, entry in enumerate(metadata) if _retained_id(entry) not in (None, *held)]
+        if len(strays) != 1:
+            return None
+        edit = _drop_item(doc.lines[line], line, path, strays[0], len(metadata))
+        title = f"Remove metadata entry {strays[0]}, which names an item the replacement_history does not hold"
+    else:
+        at = max(range(len(metadata) + 1),
+                 key=lambda p: _aligned(history, [*metadata[:p], {}, *metadata[p:]]))
+        edit = _insert_item(doc.lines[line], line, ("payload", "replacement_history_metadata"), at, len(metadata),
+                            "{}")
+        title = f"Add an empty metadata entry for replacement_history item {at} (Codex reads it)"
+    return rule_fix(diagnostic.code, f"{title}, so that Codex applies the compaction", edit) \
+        if edit is not None else None
 
 
-def _retains(entry: Any, item: Any) -> bool:
+def _aligned(items: Sequence[Any], entries: Sequence[Any]) -> int:
+    return sum(1 for item, entry in zip(items, entries, strict=False)
+               if isinstance(item, dict) and _retained_id(entry) == item.get("id") is not None)
+
+
+def _retained_id(entry: Any) -> Any:
     source = entry.get("retained_source") if isinstance(entry, dict) else None
     ident = source.get("id") if isinstance(source, dict) else None
-    return isinstance(ident, dict) and isinstance(item, dict) and ident.get("message_id") == item.get("id")
+    return ident.get("message_id") if isinstance(ident, dict) else None
+
+
+def _insert_item(text: str, line: int, path: Path, index: int, count: int, value_json: str) -> TextEdit | None:
+    """`value_json` put at `index` of the array at `path` (of `count` items)."""
+    if index < count:
+        found = jsonscan.value_span(text, (*path, index))
+        return None if found is None else TextEdit(Span(line, found[0], line, found[0]), value_json + ",")
+    if count:
+        found = jsonscan.value_span(text, (*path, count - 1))
+        return None if found is None else TextEdit(Span(line, found[1], line, found[1]), "," + value_json)
+    found = jsonscan.value_span(text, path)
+    if found is None or text[found[0]] != "[":
+        return None
+    return TextEdit(Span(line, found[0] + 1, line, found[0] + 1), value_json)
 
 
 # -- ordinals ---------------------------------------------------------------------------------------------------
