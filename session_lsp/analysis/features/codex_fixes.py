@@ -39,6 +39,7 @@ CLI_VERSION = f"{DEFAULT_RELEASE}.0"
 ORIGINATOR = "codex_exec"
 _NAME_TIME = re.compile(r"rollout-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_THREAD = re.compile(rf'"thread_id"\s*:\s*"({_UUID.pattern})"')
 _MISSING = object()
 
 
@@ -75,7 +76,7 @@ def _reads(field: msgspec.structs.FieldInfo, value: Any) -> bool:
 
 def _time_near(doc: Document, line: int) -> str | None:
     """The nearest RFC 3339 time a record above (else below) was written at: Codex stamps each record as it appends
-    it, so that is the closest time the record can have."""
+    it, so that is the closest time the record can have (`line` -1: the first time in the file)."""
     for number in (*range(line - 1, -1, -1), *range(line + 1, len(doc.lines))):
         if doc.results[number].kind is LineKind.OBJECT:
             found = (_object(doc.lines[number]) or {}).get("timestamp")
@@ -108,16 +109,14 @@ def _set(text: str, line: int, container: Path, key: str, value_json: str) -> Te
 
 
 def _add(text: str, line: int, container: Path, members: list[str]) -> TextEdit | None:
-    """`members` (JSON `"key":value` texts) inserted at the start of the object at `container`."""
-    found = jsonscan.value_span(text, container) if container else (0, len(text))
-    if found is None:
+    """`members` (JSON `"key":value` texts) added at the end of the object at `container`."""
+    found = jsonscan.value_span(text, container) if container else jsonscan.value_span(text, ())
+    if found is None or not members or text[found[0]] != "{" or text[found[1] - 1] != "}":
         return None
-    start = text.find("{", found[0], found[1])
-    if start < 0 or not members:
-        return None
-    empty = text[start + 1:found[1]].lstrip().startswith("}")
+    empty = not text[found[0] + 1:found[1] - 1].strip()
     joined = ",".join(members)
-    return TextEdit(Span(line, start + 1, line, start + 1), joined if empty else joined + ",")
+    end = found[1] - 1
+    return TextEdit(Span(line, end, line, end), joined if empty else "," + joined)
 
 
 def _drop_item(text: str, line: int, path: Path, index: int, count: int) -> TextEdit | None:
@@ -165,6 +164,8 @@ def _file_uses_ordinals(doc: Document) -> bool:
 
 
 def _thread_id(doc: Document, payload: dict[str, Any]) -> str | None:
+    """The thread's id: the one in the file name (Codex finds a rollout by it), else the session_meta's own, else
+    the `thread_id` its other records carry (token usage, thread settings)."""
     named = doc.face.session_id_in_file_name(doc.options.path)
     if named is not None:
         return named
@@ -172,6 +173,11 @@ def _thread_id(doc: Document, payload: dict[str, Any]) -> str | None:
         value = payload.get(key)
         if isinstance(value, str) and _UUID.fullmatch(value):
             return value
+    for number, result in enumerate(doc.results):
+        if isinstance(result.facts, Facts) and result.facts.tag in ("token_usage_record", "event_msg"):
+            found = _THREAD.search(doc.lines[number])
+            if found is not None:
+                return found.group(1)
     return None
 
 
@@ -246,11 +252,11 @@ def _repair_meta(doc: Document, code: str, record: dict[str, Any]) -> Fix | None
     return rule_fix(code, f"Repair the session_meta ({', '.join(named)}, from what the file says)", *edits)
 
 
-def _rebuilt_meta(doc: Document) -> str | None:
+def _rebuilt_meta(doc: Document) -> tuple[str, dict[str, Any]] | None:
     """A minimal session_meta line for a rollout that lost its own: the thread id and time of the file name, the
     cwd of its first turn_context."""
     thread = _thread_id(doc, {})
-    stamp = _time_near(doc, 0) or _name_time(doc.options.path)
+    stamp = _time_near(doc, -1) or _name_time(doc.options.path)
     if thread is None or stamp is None:
         return None
     payload: dict[str, Any] = {"id": thread, "session_id": thread, "timestamp": stamp, "cwd": _cwd(doc),
@@ -260,7 +266,7 @@ def _rebuilt_meta(doc: Document) -> str | None:
         record["ordinal"] = 0
         payload["history_mode"] = "paginated"
     record |= {"type": "session_meta", "payload": payload}
-    return json_text(record)
+    return json_text(record), payload
 
 
 def _session_meta(doc: Document, diagnostic: Diagnostic) -> Fix | None:
@@ -279,8 +285,9 @@ def _session_meta(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     rebuilt = _rebuilt_meta(doc)
     if rebuilt is None:
         return None
-    return rule_fix(diagnostic.code, "Insert a session_meta rebuilt from the file name (its thread id and time)",
-                    TextEdit(Span(0, 0, 0, 0), rebuilt + "\n"))
+    said = rebuilt[1]
+    return rule_fix(diagnostic.code, f"Insert a session_meta rebuilt from what the rollout says (thread {said['id']}, "
+                    f"started {said['timestamp']}, cwd {said['cwd']})", TextEdit(Span(0, 0, 0, 0), rebuilt[0] + "\n"))
 
 
 # -- calls and outputs ------------------------------------------------------------------------------------------
@@ -335,6 +342,9 @@ def _orphan_output(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         return _point_output(doc, diagnostic.code, line, partner)
     if f.call_id is None:
         return None  # Codex sends it, answering no call: deleting it would lose what it sends
+    call = model.calls.get(f.call_id)
+    if call is not None and not model.records[call].facts.readable:
+        return None  # its call comes back once the call's own line is repaired
     return rule_fix(diagnostic.code, "Delete this output (Codex drops it on resume: its call is not in the history)",
                     _cut(doc.lines, line))
 
@@ -698,7 +708,11 @@ def _numbering(doc: Document) -> list[tuple[int, int]]:
 
 
 def _renumber(doc: Document, diagnostic: Diagnostic) -> Fix | None:
-    """CDX030-CDX033: every record numbered in line order, one fix for all of them."""
+    """CDX030-CDX033: every record numbered in line order, one fix for all of them; not before the session_meta is
+    first (numbering a rollout Codex refuses would number it in the wrong order)."""
+    model = _model(doc)
+    if model is None or model.meta is None:
+        return None
     edits: list[TextEdit] = []
     for number, value in _numbering(doc):
         text = doc.lines[number]
@@ -724,12 +738,13 @@ FIXERS: dict[str, tuple[int, Fixer]] = {
     "CDX004": (0, _skipped_line("blank line")),
     # phase 1: the session_meta Codex requires first
     "CDX010": (1, _session_meta),
-    # phase 2: values Codex cannot read
+    # phase 2: values Codex cannot read (an ordinal that is not a whole number too: its line comes back before
+    # calls are paired)
     "CDX005": (2, _unreadable_record), "CDX007": (2, _unknown_kind), "CDX008": (2, _timestamp),
-    "CDX040": (2, _metadata_length),
+    "CDX040": (2, _metadata_length), "CDX030": (2, _renumber),
     # phase 3: calls and their outputs
     "CDX020": (3, _orphan_output), "CDX021": (3, _call_without_output),
     # phase 4: ordinals, once no line is added or removed
-    "CDX030": (4, _renumber), "CDX031": (4, _renumber), "CDX032": (4, _renumber), "CDX033": (4, _renumber),
+    "CDX031": (4, _renumber), "CDX032": (4, _renumber), "CDX033": (4, _renumber),
 }
 """Codex's rows of `fixes.FIXERS`: code -> (phase, fixer)."""
