@@ -27,9 +27,10 @@ from session_lsp.analysis import Options, Severity
 from session_lsp.analysis.codex.model import CodexModel
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.rule_filter import RuleFilter
-from session_lsp.fixer import repair
+from session_lsp.fixer import Outcome, repair
 
 from . import codex_mutants, codex_oracle, codex_suite
+from .mutants import Mutant
 
 COMMAND = "session-lsp fix --unsafe-fixes FILE"
 
@@ -48,6 +49,8 @@ class Repaired(msgspec.Struct):
     in the fixed rollout above it)."""
     as_written: bool = False
     """Codex sends for the fixed rollout exactly what it sends for the rollout before the damage."""
+    context: bool = False
+    """session-lsp's `context` of the fixed rollout is what Codex sends for it."""
 
 
 def _content(items: list[Any] | None, data: bytes) -> list[str]:
@@ -56,20 +59,45 @@ def _content(items: list[Any] | None, data: bytes) -> list[str]:
             and item["id"].encode() in data]
 
 
-def run(count: int = codex_mutants.MUTANTS) -> list[Repaired]:
+class Fixed(msgspec.Struct, frozen=True):
+    mutant: Mutant
+    rollout: str
+    """Where Codex keeps it, relative to its sessions folder."""
+    outcome: Outcome
+    data: bytes
+    """The fixed rollout (the mutant's bytes when no fix applied)."""
+
+
+def fixed(count: int = codex_mutants.MUTANTS) -> list[Fixed]:
+    """Every mutant, fixed as `session-lsp fix --unsafe-fixes` fixes it."""
     clean = codex_suite.rollouts()
     made = codex_mutants.generate([(r.name, r.data) for r in clean], count)
     path = {rollout.name: rollout.path for rollout in clean}
     everything = RuleFilter([], [])
-    outcomes = [repair(m.name, m.data, everything, "", unsafe=True, path=Path(path[m.seed]).name) for m in made]
-    fixed = [o.new if o.new is not None else m.data for m, o in zip(made, outcomes, strict=True)]
-    cases = [codex_oracle.resume_case(m.name, path[m.seed], m.data) for m in made]
-    cases += [codex_oracle.resume_case(m.name, path[m.seed], data) for m, data in zip(made, fixed, strict=True)]
-    results = codex_oracle.run(cases)
+    out: list[Fixed] = []
+    for mutant in made:
+        outcome = repair(mutant.name, mutant.data, everything, "", unsafe=True, path=Path(path[mutant.seed]).name)
+        out.append(Fixed(mutant, path[mutant.seed], outcome, outcome.new if outcome.new is not None else mutant.data))
+    return out
+
+
+def cases(done: Sequence[Fixed]) -> list[codex_oracle.Case]:
+    """Codex resuming each damaged rollout, then each fixed one."""
+    return [*(codex_oracle.resume_case(f.mutant.name, f.rollout, f.mutant.data) for f in done),
+            *(codex_oracle.resume_case(f.mutant.name, f.rollout, f.data) for f in done)]
+
+
+def run(count: int = codex_mutants.MUTANTS) -> list[Repaired]:
+    clean = codex_suite.rollouts()
+    done = fixed(count)
+    made = [f.mutant for f in done]
+    outcomes = [f.outcome for f in done]
+    path = {rollout.name: rollout.path for rollout in clean}
+    results = codex_oracle.run(cases(done))
     seeds = codex_oracle.run([codex_oracle.resume_case(r.name, r.path, r.data) for r in clean])
     written = {r.name: codex_suite.sent(result, r.path, r.data) for r, result in zip(clean, seeds, strict=True)}
     out: list[Repaired] = []
-    for index, (mutant, outcome, data) in enumerate(zip(made, outcomes, fixed, strict=True)):
+    for index, (mutant, outcome, data) in enumerate(zip(made, outcomes, [f.data for f in done], strict=True)):
         before = codex_suite.sent(results[index], path[mutant.seed], mutant.data)
         after = codex_suite.sent(results[len(made) + index], path[mutant.seed], data)
         failed = []
@@ -85,8 +113,9 @@ def run(count: int = codex_mutants.MUTANTS) -> list[Repaired]:
                                            data)
         compacted = [ident for ident in gone if ident in above]
         lost = [ident for ident in gone if ident not in above]
+        predicted = codex_suite.predict(data, Path(path[mutant.seed]).name).items
         out.append(Repaired(mutant.name, mutant.kind, failed, errors, lost, len(outcome.applied), compacted,
-                            after is not None and after == written[mutant.seed]))
+                            after is not None and after == written[mutant.seed], predicted == after))
     return out
 
 
