@@ -2,7 +2,7 @@
 editor offers as quick fixes) applied to files, to a fixpoint, and written atomically (`atomic.py`).
 
 Safe fixes only, unless `--unsafe-fixes`; `--diff` prints what would change and writes nothing; `--show-fixes`
-lists each fix applied. A file that is not valid UTF-8 is written only with the fix that says so (ELY006/THN002,
+lists each fix applied. A file that is not valid UTF-8 is written only with the fix that says so (ELY006/THN002/CDX009,
 unsafe), since writing the text replaces the invalid bytes. A file that changed while it was being fixed (an agent
 appending to it) is left alone, with a message.
 """
@@ -26,7 +26,7 @@ from .analysis.registry import RULES
 from .analysis.rule_filter import RuleFilter
 from .files import NotReadable, is_zstd
 
-UTF8_CODES = frozenset({"ELY006", "THN002"})
+UTF8_CODES = frozenset({"ELY006", "THN002", "CDX009"})
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +64,7 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
     if document.invalid_utf8 and applied and not any(UTF8_CODES & set(fix.codes) for fix in applied):
         return Outcome(name, [], None, data, repaired.unsafe_left,
                        "not valid UTF-8, so writing any fix would replace the invalid bytes with U+FFFD: fix it "
-                       "with --unsafe-fixes (ELY006/THN002), or by hand")
+                       "with --unsafe-fixes (ELY006/THN002/CDX009), or by hand")
     return Outcome(name, applied, new if applied and new != data else None, data, repaired.unsafe_left)
 
 

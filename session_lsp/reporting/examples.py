@@ -1364,7 +1364,7 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '7:185: CDX009 [error] the file is not valid UTF-8: Codex reads each line as UTF-8 text, and a line that '
             'is not cannot be read, so the records on it are lost on resume; correct the damaged bytes (shown as '
             'U+FFFD) (2 invalid byte sequences)',
-            None),
+            []),
  'CDX010': ('tests/cases/codex/CDX010-session-meta-damaged.jsonl',
             1,
             ['1 | '

@@ -29,7 +29,7 @@ from ..diagnostics import Diagnostic, Span
 from ..document import Document
 from ..jsonscan import Path
 from ..lines import LineKind, decode
-from .edits import delete_line, json_text, replace_value, rule_fix, salvaged
+from .edits import delete_line, json_text, replace_value, rule_fix, salvaged, utf8_fix
 from .types import Fix, TextEdit
 
 Fixer = Callable[[Document, Diagnostic], Fix | None]
@@ -733,6 +733,7 @@ def _renumber(doc: Document, diagnostic: Diagnostic) -> Fix | None:
 
 FIXERS: dict[str, tuple[int, Fixer]] = {
     # phase 0: lines Codex cannot read
+    "CDX009": (0, utf8_fix),
     "CDX001": (0, _unreadable_line),
     "CDX003": (0, _skipped_line("line, which holds no record")),
     "CDX004": (0, _skipped_line("blank line")),

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 import msgspec
 
 from .. import jsonscan
-from ..diagnostics import Span
+from ..diagnostics import Diagnostic, Span
+from ..document import Document
 from ..jsonscan import Path
+from ..lines import LineKind
 from ..registry import rule
 from .types import Fix, TextEdit
 
@@ -74,3 +76,30 @@ def replace_value(lines: Sequence[str], line: int, path: Path, new_json: str,
 def insert_line_after(lines: Sequence[str], line: int, new_text: str) -> TextEdit:
     end = len(lines[line])
     return TextEdit(Span(line, end, line, end), "\n" + new_text)
+
+
+def utf8_fix(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """The text already holds U+FFFD where the bytes were invalid, as the agent reads them; writing it makes that
+    replacement permanent, which is what the agent's own rewrite would do."""
+    spans = [diagnostic.span, *(related.span for related in diagnostic.related)]
+    edits: list[TextEdit] = []
+    for number in sorted({span.line for span in spans if span.line == span.end_line}):
+        mine = [span for span in spans if span.line == number and span.end_line == number]
+        text = doc.lines[number]
+        # where a stray byte broke the JSON (it sits between tokens), dropping it lets the agent read the line
+        kept = text
+        for span in sorted(mine, key=lambda span: span.start, reverse=True):
+            kept = kept[:span.start] + kept[span.end:]
+        if doc.results[number].kind is LineKind.INVALID and _parses(kept):
+            edits.append(replace_line(doc.lines, number, kept))
+        else:
+            edits.extend(TextEdit(span, text[span.start:span.end]) for span in mine)
+    return rule_fix(diagnostic.code, "Write the invalid bytes as U+FFFD, as the agent reads them", *edits)
+
+
+def _parses(text: str) -> bool:
+    try:
+        msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return False
+    return True

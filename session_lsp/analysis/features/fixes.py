@@ -30,6 +30,7 @@ from .edits import json_text as _json
 from .edits import replace_line, replace_value
 from .edits import rule_fix as _fix
 from .edits import salvaged as _salvaged
+from .edits import utf8_fix as _utf8
 from .types import Fix, TextEdit
 from .values import elyra_parent_above, reference_values
 
@@ -109,33 +110,6 @@ def _drop_line(what: str) -> Fixer:
             return None
         return _fix(diagnostic.code, f"Delete this {what}", _delete_line(doc.lines, line))
     return fixer
-
-
-def _utf8(doc: Document, diagnostic: Diagnostic) -> Fix | None:
-    """The text already holds U+FFFD where the bytes were invalid, as the agent reads them; writing it makes that
-    replacement permanent, which is what the agent's own rewrite would do."""
-    spans = [diagnostic.span, *(related.span for related in diagnostic.related)]
-    edits: list[TextEdit] = []
-    for number in sorted({span.line for span in spans if span.line == span.end_line}):
-        mine = [span for span in spans if span.line == number and span.end_line == number]
-        text = doc.lines[number]
-        # where a stray byte broke the JSON (it sits between tokens), dropping it lets the agent read the line
-        kept = text
-        for span in sorted(mine, key=lambda span: span.start, reverse=True):
-            kept = kept[:span.start] + kept[span.end:]
-        if doc.results[number].kind is LineKind.INVALID and _parses(kept):
-            edits.append(replace_line(doc.lines, number, kept))
-        else:
-            edits.extend(TextEdit(span, text[span.start:span.end]) for span in mine)
-    return _fix(diagnostic.code, "Write the invalid bytes as U+FFFD, as the agent reads them", *edits)
-
-
-def _parses(text: str) -> bool:
-    try:
-        msgspec.json.decode(text)
-    except msgspec.DecodeError:
-        return False
-    return True
 
 
 # -- the header ---------------------------------------------------------------------------------------------------
