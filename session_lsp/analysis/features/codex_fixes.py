@@ -101,7 +101,7 @@ def _cut(lines: Sequence[str], line: int) -> TextEdit:
 
 
 def _set(text: str, line: int, container: Path, key: str, value_json: str) -> TextEdit | None:
-    """`key` of the object at `container` set to `value_json`: its value replaced, or the member added first."""
+    """`key` of the object at `container` set to `value_json`: its value replaced, or the member added at its end."""
     found = jsonscan.value_span(text, (*container, key))
     if found is not None:
         return TextEdit(Span(line, found[0], line, found[1]), value_json)
@@ -110,7 +110,7 @@ def _set(text: str, line: int, container: Path, key: str, value_json: str) -> Te
 
 def _add(text: str, line: int, container: Path, members: list[str]) -> TextEdit | None:
     """`members` (JSON `"key":value` texts) added at the end of the object at `container`."""
-    found = jsonscan.value_span(text, container) if container else jsonscan.value_span(text, ())
+    found = jsonscan.value_span(text, container)
     if found is None or not members or text[found[0]] != "{" or text[found[1] - 1] != "}":
         return None
     empty = not text[found[0] + 1:found[1] - 1].strip()
@@ -215,7 +215,10 @@ def _repair_meta(doc: Document, code: str, record: dict[str, Any]) -> Fix | None
     text = doc.lines[0]
     payload = record.get("payload")
     if not isinstance(payload, dict):
-        return None
+        rebuilt = _rebuilt_meta(doc)
+        edit = None if rebuilt is None else _set(text, 0, (), "payload", json_text(rebuilt[1]))
+        return rule_fix(code, "Rebuild the session_meta's payload from what the rollout says", edit) \
+            if edit is not None else None
     edits: list[TextEdit] = []
     added: list[str] = []
     named: list[str] = []
@@ -247,6 +250,14 @@ def _repair_meta(doc: Document, code: str, record: dict[str, Any]) -> Fix | None
             return None
         edits.append(edit)
         named.append("the line's timestamp")
+    ordinal = record.get("ordinal")
+    if "ordinal" in record and ordinal is not None and not (
+            isinstance(ordinal, int) and not isinstance(ordinal, bool) and ordinal >= 0):
+        edit = replace_value(doc.lines, 0, ("ordinal",), "0")
+        if edit is None:
+            return None
+        edits.append(edit)
+        named.append("the line's ordinal")
     if not edits:
         return None
     return rule_fix(code, f"Repair the session_meta ({', '.join(named)}, from what the file says)", *edits)
@@ -495,7 +506,8 @@ def _infer_kind(doc: Document, payload: dict[str, Any]) -> str | None:
                and _fits({**payload, "type": kind}, s.ResponseItem)]
     if len(fitting) > 1 and set(fitting) <= s.OUTPUTS:
         model = _model(doc)
-        call = model.calls.get(payload.get("call_id")) if model is not None else None  # type: ignore[arg-type]
+        call_id = payload.get("call_id")
+        call = model.calls.get(call_id) if model is not None and isinstance(call_id, str) else None
         answering = s.OUTPUT_OF.get(model.records[call].facts.kind or "") if model and call is not None else None
         fitting = [kind for kind in fitting if kind == answering]
     return fitting[0] if len(fitting) == 1 else None
@@ -616,7 +628,7 @@ def _metadata_length(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         edit = _drop_item(doc.lines[line], line, path, chosen, len(longer))
         title = f"Remove entry {chosen} of `{key}`, written twice"
     elif key == "replacement_history_metadata":
-        held = {item.get("id") for item in history if isinstance(item, dict)}
+        held = [item.get("id") for item in history if isinstance(item, dict)]
         strays = [i for i, entry in enumerate(metadata) if _retained_id(entry) not in (None, *held)]
         if len(strays) != 1:
             return None
