@@ -1449,18 +1449,18 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             ['- …p":"2026-12-05T08:14:24.005Z","ordinal":10,"type":"response_item","payload":{"type":"function_call_o…',
              '+ '
              '…p":"2026-12-05T08:14:24.005Z","ordinal":5,"type":"response_item","payload":{"type":"function_call_ou…']),
- 'CDX040': ('tests/cases/codex/CDX040-replacement-metadata-length.jsonl',
+ 'CDX040': ('tests/cases/codex/CDX040-history-item-written-twice.jsonl',
             9,
-            ['9 | …:"Summary: the user listed the '
-             'files."}]}],"replacement_history_metadata":[{"history_sequence":1}]}}',
-             '  |                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^'],
-            '9:439: CDX040 [error] `replacement_history` holds 2 items but `replacement_history_metadata` 1: Codex '
+            ['9 | …ummary: the user listed the '
+             'files."}]}],"replacement_history_metadata":[{"history_sequence":1,"retai…',
+             '  |                                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^'],
+            '9:611: CDX040 [error] `replacement_history` holds 3 items but `replacement_history_metadata` 2: Codex '
             'ignores this compaction on resume, and rebuilds the history from the compaction before it (or the start) '
             'and every item after that, so the model gets what the compaction had replaced; correct the two lists to '
             'the same length',
-            ['- …:"Summary: the user listed the files."}]}],"replacement_history_metadata":[{"history_sequence":1}]}}',
-             '+ …ummary: the user listed the '
-             'files."}]}],"replacement_history_metadata":[{},{"history_sequence":1}]}}']),
+            ['- …ummary: the user listed the files."}]}],"replacement_history_metadata":[{"history_sequence":1,"retai…',
+             '+ '
+             '…":[{"history_sequence":1,"retained_source":{"id":{"message_id":"msg_u1"}}},{"history_sequence":2}]}}']),
  'CDX041': ('tests/cases/codex/CDX041-thread-rolled-back.jsonl',
             13,
             ['13 | '
