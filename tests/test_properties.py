@@ -415,6 +415,31 @@ def test_codex_rollouts_with_mutations(text: str) -> None:
 
 
 @COMMON
+@given(codex_text())
+def test_codex_fixes_never_raise_and_safe_fixes_keep_every_record(text: str) -> None:
+    """The Codex fixers on damaged rollouts (named as Codex names them, so a session_meta can be rebuilt): every
+    edit lies inside the document, a safe run changes no record but its ordinal, and an unsafe run ends."""
+    name = "rollout-2026-12-05T08-14-24-01a24544-c378-7cc2-ae2e-a71a17407cd4.jsonl"
+    with time_limit():
+        document = analyze(text, Options(path=name))
+        lines = text.split("\n")
+        for fix in fixes(document, document.diagnostics()):
+            for edit in fix.edits:
+                assert_span_inside(edit.span, lines)
+            apply_edits(lines, fix.edits)
+        safe = fix_document(document)
+        unsafe = fix_document(document, unsafe=True)
+    assert all(fix.safe for fix in safe.applied)
+
+    def unnumbered(found: list[Any]) -> list[Any]:
+        return [{k: v for k, v in obj.items() if k != "ordinal"} if isinstance(obj, dict) else obj for obj in found]
+
+    after = unnumbered(_objects(safe.text))
+    assert [obj for obj in unnumbered(_objects(text)) if obj not in after] == []
+    assert isinstance(unsafe.text, str)
+
+
+@COMMON
 @given(session_text())
 def test_the_structure_an_editor_shows_lies_inside_the_document(text: str) -> None:
     """Folds, hints, lenses and the outline of any file (Claude Code's damaged ones too): lines that exist, folds

@@ -1309,7 +1309,8 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '7:144: CDX001 [error] not JSON (the line ends in the middle of a JSON value): Codex cannot read the line '
             'when it resumes and skips it, so the record on it is lost (a torn write: the rest was never written; a '
             "response item's call or output loses its partner); complete it by hand or delete it",
-            None),
+            ['- '
+             '…inal":6,"type":"response_item","payload":{"type":"message","id":"msg_a1","role":"assistant","content']),
  'CDX002': ('tests/cases/codex/CDX002-glued-records.jsonl',
             6,
             ['6 | '
@@ -1327,21 +1328,23 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             ['8 | [1,2]', '  | ^^^^^'],
             '8:1: CDX003 [warning] JSON array, not a rollout record: Codex cannot read the line when it resumes and '
             'skips it',
-            None),
+            ['- [1,2]']),
  'CDX004': ('tests/cases/codex/CDX004-blank-line.jsonl',
             8,
             ['8 | ', '  | ^'],
             '8:1: CDX004 [hint] blank line: Codex skips it (it never writes one)',
-            None),
- 'CDX005': ('tests/cases/codex/CDX005-reasoning-content-not-a-list.jsonl',
-            5,
-            ['5 | …{"type":"reasoning","id":"rs_1","summary":[],"content":"raw '
-             'reasoning","encrypted_content":"gAAAA"}}',
-             '  |                                                         ^^^^^^^^^^^^^^^'],
-            '5:141: CDX005 [error] `payload.content`: expected array or null, got string in a `response_item` line: '
-            'Codex cannot read the line when it resumes and skips it, so the item is not sent; correct the value to '
-            'what Codex writes there',
-            None),
+            ['-']),
+ 'CDX005': ('tests/cases/codex/CDX005-output-missing.jsonl',
+            6,
+            ['6 | '
+             '…nal":5,"type":"response_item","payload":{"type":"function_call_output","id":"fco_1","call_id":"call_…',
+             '  |                                          '
+             '^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^'],
+            '6:86: CDX005 [error] `payload.output` is missing in a `response_item` line: Codex cannot read the line '
+            'when it resumes and skips it, so the item is not sent; correct the value to what Codex writes there',
+            ['- …nal":5,"type":"response_item","payload":{"type":"function_call_output","id":"fco_1","call_id":"call_…',
+             '+ '
+             '…nal":5,"type":"response_item","payload":{"type":"function_call_output","id":"fco_1","call_id":"call_…']),
  'CDX006': ('tests/cases/codex/CDX006-unknown-type.jsonl',
             8,
             ['8 | {"timestamp":"2026-12-05T08:14:24.007Z","ordinal":7,"type":"future_record","payload":{"x":1}}',
@@ -1357,7 +1360,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '7:94: CDX007 [error] `hologram` is not a response item Codex 0.171 knows: it skips the line when it '
             "resumes, so the item is lost (a call lost so leaves its output orphaned; a newer release's item, or a "
             'typo); correct the `type`, or target the release that writes it',
-            None),
+            ['- …type":"response_item","payload":{"type":"hologram","id":"msg_a1","role":"assistant","content":[{"typ…',
+             '+ '
+             '…type":"response_item","payload":{"type":"message","id":"msg_a1","role":"assistant","content":[{"type…']),
  'CDX008': ('tests/cases/codex/CDX008-timestamps.jsonl',
             4,
             ['4 | '
@@ -1366,7 +1371,11 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             "4:14: CDX008 [warning] `timestamp` 'yesterday' is not an RFC 3339 time: Codex reads the record (it keeps "
             'the text as written) but what orders threads by time (the resume picker, the thread list) cannot place '
             'it; write it as "2026-01-31T12:00:00.000Z"',
-            None),
+            ['- {"timestamp":"yesterday","ordinal":3,"type":"response_item","payload":{"type":"message","id":"msg_u1…',
+             '+ {"timestamp":"2026-12-05T08:14:24.002Z","ordinal":3,"type":"response_item","payload":{"type":"messag…',
+             '- {"timestamp":1796458464,"ordinal":6,"type":"response_item","payload":{"type":"message","id":"msg_a1"…',
+             '+ '
+             '{"timestamp":"2026-12-05T08:14:24.005Z","ordinal":6,"type":"response_item","payload":{"type":"messag…']),
  'CDX009': ('tests/cases/codex/CDX009-invalid-utf8.jsonl',
             7,
             ['7 | …":[{"type":"output_text","text":"One fil�: '
@@ -1375,17 +1384,20 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '7:185: CDX009 [error] the file is not valid UTF-8: Codex reads each line as UTF-8 text, and a line that '
             'is not cannot be read, so the records on it are lost on resume; correct the damaged bytes (shown as '
             'U+FFFD) (2 invalid byte sequences)',
-            None),
- 'CDX010': ('tests/cases/codex/CDX010-session-meta-not-first.jsonl',
+            []),
+ 'CDX010': ('tests/cases/codex/CDX010-session-meta-damaged.jsonl',
             1,
             ['1 | '
-             '{"timestamp":"2026-12-05T08:14:24.001Z","ordinal":1,"type":"event_msg","payload":{"type":"task_start…',
+             '{"timestamp":"2026-12-05T08:14:24.000Z","ordinal":0,"type":"session_meta","payload":{"id":42,"sessio…',
              '  | '
              '^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^'],
-            '1:1: CDX010 [error] the first line is not the session_meta (it is on line 2): Codex reads the first line '
-            'as the session metadata and refuses the file ("does not start with session metadata"), sending nothing; '
-            'move the session_meta line to the top',
-            None),
+            '1:1: CDX010 [error] the first line is not a session_meta Codex can read: `codex resume` exits with '
+            '"failed to read session metadata ... does not start with session metadata" (or "has invalid session '
+            'metadata") and sends nothing; restore the session_meta line (id, timestamp, cwd, originator, cli_version) '
+            'at the top',
+            ['- {"timestamp":"2026-12-05T08:14:24.000Z","ordinal":0,"type":"session_meta","payload":{"id":42,"sessio…',
+             '+ '
+             '{"timestamp":"2026-12-05T08:14:24.000Z","ordinal":0,"type":"session_meta","payload":{"id":"01a24544-…']),
  'CDX020': ('tests/cases/codex/CDX020-orphan-output.jsonl',
             5,
             ['5 | '
@@ -1394,7 +1406,8 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '5:140: CDX020 [error] function_call_output without its call (no call in the file has this call_id): Codex '
             'drops it on resume and logs "Orphan function call output for call id: call_1"; restore the call or delete '
             'the output',
-            None),
+            ['- '
+             '…ion_call_output","id":"fco_1","call_id":"call_1","output":"notes.py\\n","internal_chat_message_metada…']),
  'CDX021': ('tests/cases/codex/CDX021-call-without-output.jsonl',
             5,
             ['5 | '
@@ -1403,7 +1416,8 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '5:185: CDX021 [error] function_call `exec_command` with no output in the history: on resume Codex sends a '
             'synthetic output "aborted" right after it (the model never learns what the call did); add its output if '
             'the call ran',
-            None),
+            ['+ '
+             '…call_output","id":"fco_d08ee114-ed5d-5706-8dbd-16ccacd40aa4","call_id":"call_1","output":"aborted"}}']),
  'CDX022': ('tests/cases/codex/CDX022-duplicate-item.jsonl',
             5,
             ['5 | '
@@ -1420,7 +1434,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '5:51: CDX030 [error] `ordinal` is string "4", not a non-negative integer: Codex cannot read the line when '
             'it resumes and skips it (Codex reads it as a whole number of at least 0), so the record on it is lost; '
             "correct it to the line's number in the rollout (the next after the line above)",
-            None),
+            ['- …p":"2026-12-05T08:14:24.004Z","ordinal":"4","type":"response_item","payload":{"type":"function_call"…',
+             '+ '
+             '…p":"2026-12-05T08:14:24.004Z","ordinal":4,"type":"response_item","payload":{"type":"function_call","…']),
  'CDX031': ('tests/cases/codex/CDX031-ordinal-missing-on-the-last-record.jsonl',
             8,
             ['8 | '
@@ -1430,7 +1446,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '8:1: CDX031 [error] the last record has no `ordinal` where the others have one: Codex refuses to resume '
             'the file ("final paginated rollout record ... is missing an ordinal", openai/codex #45150) and sends '
             "nothing; give it the ordinal after the line above's",
-            None),
+            ['- {"timestamp":"2026-12-05T08:14:24.007Z","type":"event_msg","payload":{"type":"task_complete","turn_i…',
+             '+ '
+             '{"timestamp":"2026-12-05T08:14:24.007Z","ordinal":7,"type":"event_msg","payload":{"type":"task_compl…']),
  'CDX032': ('tests/cases/codex/CDX032-ordinal-repeated.jsonl',
             6,
             ['6 | '
@@ -1438,7 +1456,9 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
              '  |                                          ^'],
             "6:51: CDX032 [warning] `ordinal` 4 is line 5's too: paginated history keeps one record an ordinal and "
             'drops the other (openai/codex #35746); renumber the records in line order',
-            None),
+            ['- …p":"2026-12-05T08:14:24.005Z","ordinal":4,"type":"response_item","payload":{"type":"function_call_ou…',
+             '+ '
+             '…p":"2026-12-05T08:14:24.005Z","ordinal":5,"type":"response_item","payload":{"type":"function_call_ou…']),
  'CDX033': ('tests/cases/codex/CDX033-ordinal-backwards.jsonl',
             7,
             ['7 | '
@@ -1446,17 +1466,21 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
              '  |                                          ^'],
             "7:51: CDX033 [warning] `ordinal` 6 is below line 6's (10): records go backwards, so paginated history "
             'orders them unlike the file Codex resumes from (openai/codex #38341); renumber the records in line order',
-            None),
- 'CDX040': ('tests/cases/codex/CDX040-replacement-metadata-length.jsonl',
+            ['- …p":"2026-12-05T08:14:24.005Z","ordinal":10,"type":"response_item","payload":{"type":"function_call_o…',
+             '+ '
+             '…p":"2026-12-05T08:14:24.005Z","ordinal":5,"type":"response_item","payload":{"type":"function_call_ou…']),
+ 'CDX040': ('tests/cases/codex/CDX040-history-item-written-twice.jsonl',
             9,
-            ['9 | …:"Summary: the user listed the '
-             'files."}]}],"replacement_history_metadata":[{"history_sequence":1}]}}',
-             '  |                                             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^'],
-            '9:439: CDX040 [error] `replacement_history` holds 2 items but `replacement_history_metadata` 1: Codex '
+            ['9 | …ummary: the user listed the '
+             'files."}]}],"replacement_history_metadata":[{"history_sequence":1,"retai…',
+             '  |                                          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^'],
+            '9:611: CDX040 [error] `replacement_history` holds 3 items but `replacement_history_metadata` 2: Codex '
             'ignores this compaction on resume, and rebuilds the history from the compaction before it (or the start) '
             'and every item after that, so the model gets what the compaction had replaced; correct the two lists to '
             'the same length',
-            None),
+            ['- …ummary: the user listed the files."}]}],"replacement_history_metadata":[{"history_sequence":1,"retai…',
+             '+ '
+             '…":[{"history_sequence":1,"retained_source":{"id":{"message_id":"msg_u1"}}},{"history_sequence":2}]}}']),
  'CDX041': ('tests/cases/codex/CDX041-thread-rolled-back.jsonl',
             13,
             ['13 | '

@@ -85,7 +85,7 @@ def _item(entry: Entry, model: CodexModel, lines: Sequence[str], payloads: dict[
         item = payload
     item = _as_sent(item)
     if entry.synthetic:
-        item = _aborted(item)
+        item = aborted_output(item)
         note = "synthetic: the call has no output, Codex answers it \"aborted\""
     return CodexItem(_role(item), _text(item), record.line, note, msgspec.Raw(_ENCODER.encode(item)))
 
@@ -104,7 +104,7 @@ def _as_sent(item: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _aborted(call: dict[str, Any]) -> dict[str, Any]:
+def aborted_output(call: dict[str, Any]) -> dict[str, Any]:
     """The output Codex's `ensure_call_outputs_present` inserts after a call without one."""
     kind = "custom_tool_call_output" if call.get("type") == "custom_tool_call" else "function_call_output"
     prefix = "ctco" if kind == "custom_tool_call_output" else "fco"

@@ -23,11 +23,11 @@ from . import fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
+from .names import ROLLOUT, session_id_in_file_name
 from .releases import DEFAULT_RELEASE, RELEASES
 from .schema import LINE_TYPES, Line
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-_ROLLOUT = re.compile(rf"(?:.*/)?rollout-\d{{4}}-\d{{2}}-\d{{2}}T\d{{2}}-\d{{2}}-\d{{2}}-({_UUID})\.jsonl(?:\.zst)?\Z")
 
 _DANGLING: dict[str, tuple[str, str]] = {
     "call_id": ("call with this call_id", "CDX020"),
@@ -85,7 +85,7 @@ class CodexFormat(plain.Quiet):
 
     def recognise_name(self, path: str) -> FormatInfo | None:
         """`rollout-<time>-<uuid>.jsonl`: Codex looks a thread up by such a name, and refuses it when it is empty."""
-        return FormatInfo(Kind.CODEX, None, None) if _ROLLOUT.match(path) else None
+        return FormatInfo(Kind.CODEX, None, None) if ROLLOUT.match(path) else None
 
     def recognise(self, obj: dict[str, Any], line: int) -> FormatInfo | None:
         """A line in Codex's envelope: a `type` it reads with its `payload` beside it (thndrs records share the name
@@ -120,8 +120,7 @@ class CodexFormat(plain.Quiet):
         return None
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
-        found = _ROLLOUT.match(path or "")
-        return found.group(1) if found else None
+        return session_id_in_file_name(path)
 
     def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(), frozenset()

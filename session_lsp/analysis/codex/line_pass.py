@@ -318,7 +318,8 @@ def _schema_issue(text: str, tag: str, issue: validate.SchemaIssue) -> LineIssue
         start, end = _span(text, issue.path)
         what = f"`{where}`: {issue.message}"
     if tag == "session_meta":
-        does = "Codex cannot read the session metadata and refuses to resume the file"
+        does = ("Codex cannot read the session metadata and refuses to resume the file; correct the value (the quick "
+                "fix takes it from the file name and the rest of the rollout)")
         severity = None
     elif tag in ("response_item", "compacted"):
         does = (f"{LOST}, so the {'item' if tag == 'response_item' else 'compaction'} is not sent; correct the "
