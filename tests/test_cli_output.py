@@ -7,12 +7,14 @@ line prints against the real analysis; the SARIF log is validated against the of
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
 import pty
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -25,6 +27,11 @@ from session_lsp.analysis.document import analyze, analyze_bytes
 from session_lsp.reporting import OutputFormat, colour_wanted, parse_output_format, parse_severity
 from session_lsp.reporting.examples import EXAMPLES
 from session_lsp.reporting.snippet import WIDTH, snippet
+
+if sys.version_info >= (3, 14):
+    from compression.zstd import compress
+else:
+    from backports.zstd import compress
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -239,10 +246,10 @@ def test_json_lines_are_the_json_items_one_a_line(capsys: pytest.CaptureFixture[
                for item in json.loads(whole))
 
 
-def _sarif(capsys: pytest.CaptureFixture[str], *paths: Path) -> dict:
-    status, out, _ = run(capsys, "check", "--output-format", "sarif", "--min-severity", "hint",
-                         *(str(path) for path in paths))
-    assert status == cli.EXIT_FOUND
+def _sarif(capsys: pytest.CaptureFixture[str], *paths: Path | str, status: int = cli.EXIT_FOUND) -> dict:
+    found, out, _ = run(capsys, "check", "--output-format", "sarif", "--min-severity", "hint",
+                        *(str(path) for path in paths))
+    assert found == status
     log = json.loads(out)
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft4Validator.check_schema(schema)
@@ -305,8 +312,92 @@ def test_sarif_names_a_relative_path_against_the_source_root(capsys: pytest.Capt
     monkeypatch.chdir(ROOT)
     log = _sarif(capsys, Path("examples/broken/elyra-corrupted.jsonl"))
     location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
-    assert location == {"uri": "examples/broken/elyra-corrupted.jsonl", "uriBaseId": "%SRCROOT%"}
+    assert location == {"uri": "examples/broken/elyra-corrupted.jsonl", "uriBaseId": "%SRCROOT%", "index": 0}
+    assert log["runs"][0]["artifacts"][0]["location"] == {"uri": "examples/broken/elyra-corrupted.jsonl",
+                                                          "uriBaseId": "%SRCROOT%"}
     assert log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == ROOT.as_uri() + "/"
+
+
+def test_sarif_lists_every_file_checked_as_an_artifact(capsys: pytest.CaptureFixture[str], broken: Path,
+                                                       tmp_path: Path) -> None:
+    """Each file checked is an artifact with its size and the SHA-256 of its bytes as stored (a `.jsonl.zst` is
+    the compressed file), and every result and fix names its file's artifact by index."""
+    clean = tmp_path / "clean.jsonl"
+    clean.write_bytes((EXAMPLES_DIR / "clean" / "elyra-branched.jsonl").read_bytes())
+    packed = tmp_path / "packed.jsonl.zst"
+    packed.write_bytes(compress(BROKEN.read_bytes()))
+    run_ = _sarif(capsys, broken, clean, packed)["runs"][0]
+    artifacts = run_["artifacts"]
+    assert [a["location"]["uri"] for a in artifacts] == [path.as_uri() for path in (broken, clean, packed)]
+    for artifact, path in zip(artifacts, (broken, clean, packed), strict=True):
+        data = path.read_bytes()
+        assert artifact["length"] == len(data)
+        assert artifact["hashes"] == {"sha-256": hashlib.sha256(data).hexdigest()}
+        assert artifact["roles"] == ["analysisTarget"] and artifact["properties"]["format"] == "Elyra v3"
+    assert artifacts[1]["properties"]["lines"] == len(clean.read_text(encoding="utf-8").splitlines())
+    located = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run_["results"]]
+    located += [change["artifactLocation"] for result in run_["results"] for fix in result.get("fixes", ())
+                for change in fix["artifactChanges"]]
+    assert {artifacts[where["index"]]["location"]["uri"] == where["uri"] for where in located} == {True}
+    results_of = [len(core(path)) for path in (broken, clean)]
+    assert [sum(1 for r in run_["results"] if r["locations"][0]["physicalLocation"]["artifactLocation"]["index"] == i)
+            for i in range(2)] == results_of
+
+
+def test_sarif_artifact_of_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    data = BROKEN.read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, _ = run(capsys, "check", "--output-format", "sarif", "--stdin-filename", "piped.jsonl", "-")
+    [artifact] = json.loads(out)["runs"][0]["artifacts"]
+    assert status == cli.EXIT_FOUND and artifact["location"] == {"uri": "piped.jsonl", "uriBaseId": "%SRCROOT%"}
+    assert artifact["length"] == len(data) and artifact["hashes"]["sha-256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_sarif_invocation_says_how_the_run_went(capsys: pytest.CaptureFixture[str], broken: Path,
+                                                tmp_path: Path) -> None:
+    """The command line, the exit code and whether every file could be checked; a file that could not be read is
+    a notification at its artifact, and a path that does not exist one of the run."""
+    before = datetime.now(UTC)
+    log = _sarif(capsys, broken)
+    [invocation] = log["runs"][0]["invocations"]
+    assert invocation["commandLine"] == f"session-lsp check --output-format sarif --min-severity hint {broken}"
+    assert invocation["arguments"] == ["check", "--output-format", "sarif", "--min-severity", "hint", str(broken)]
+    assert invocation["executionSuccessful"] is True and invocation["exitCode"] == cli.EXIT_FOUND
+    assert invocation["toolExecutionNotifications"] == []
+    started, ended = (datetime.fromisoformat(invocation[key]) for key in ("startTimeUtc", "endTimeUtc"))
+    assert invocation["startTimeUtc"].endswith("Z") and before.replace(microsecond=0) <= started <= ended
+
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    missing = tmp_path / "missing.jsonl"
+    run_ = _sarif(capsys, broken, fifo, missing, status=cli.EXIT_USAGE)["runs"][0]
+    [invocation] = run_["invocations"]
+    assert invocation["executionSuccessful"] is False and invocation["exitCode"] == cli.EXIT_USAGE
+    gone, unread = invocation["toolExecutionNotifications"]
+    assert gone == {"level": "error", "message": {"text": f"{missing}: no such file or directory"}}
+    assert unread["level"] == "error" and "cannot read file (not a regular file" in unread["message"]["text"]
+    [where] = unread["locations"]
+    artifact = run_["artifacts"][where["physicalLocation"]["artifactLocation"]["index"]]
+    assert artifact == {"location": {"uri": fifo.as_uri()}, "roles": ["analysisTarget"]}
+    assert [r["ruleId"] for r in run_["results"]] == [d.code for d in core(broken)]  # the readable file is reported
+
+
+def test_junit_times_each_file_and_shares_it_among_its_cases(capsys: pytest.CaptureFixture[str], broken: Path,
+                                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A suite's time is its file's check, measured with the CLI's clock (a fake one here, so the figures are
+    exact); its cases share it, and the root carries the run's time and start."""
+    clean = tmp_path / "clean.jsonl"
+    clean.write_bytes((EXAMPLES_DIR / "clean" / "elyra-branched.jsonl").read_bytes())
+    ticks = iter([10.0, 11.5, 20.0, 20.25])
+    monkeypatch.setattr(cli, "clock", lambda: next(ticks))
+    _, out, _ = run(capsys, "check", "--output-format", "junit", "-j", "1", str(broken), str(clean))
+    root = ElementTree.fromstring(out)
+    first, second = root
+    shown = [d for d in core(broken) if d.severity <= Severity.WARNING]
+    assert first.get("time") == "1.500" and [case.get("time") for case in first] == [f"{1.5 / len(shown):.3f}"] * len(
+        shown)
+    assert second.get("time") == "0.250" and [case.get("time") for case in second] == ["0.250"]
+    assert float(root.get("time") or "-1") >= 0 and datetime.fromisoformat(root.get("timestamp") or "")
 
 
 def test_junit_is_one_suite_per_file(capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path) -> None:
