@@ -524,9 +524,11 @@ def _release_arguments(parser: argparse.ArgumentParser, purpose: str) -> None:
 
 @contextmanager
 def _document(args: argparse.Namespace) -> Iterator[Document]:
+    """The file of `context` or `tree`, analysed for the releases the command line chose, else its configuration
+    file's (found as `check` finds it, or `--config`, or none with `--isolated`), else the newest."""
     path = args.path
     source = Source(path, None if path == STDIN else path)
-    releases = _releases(args)
+    releases = args.releases = _releases(args, _configured(_finder(args), source.path))
     options = Options(path=source.path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases)
     with opened(source, options) as (document, _):
         yield document
@@ -551,7 +553,7 @@ def context(args: argparse.Namespace) -> int:
             raise UsageError(f"--line {args.line}: line {args.line} of {args.path} is not an entry {face.agent} can "
                              f"take as the leaf ({_holds(document, line)}); give an entry's line, or leave --line out "
                              f"for {face.agent}'s leaf")
-    release = dict(_releases(args)).get(face.release_option, "")
+    release = dict(args.releases).get(face.release_option, "")
     agent = f"{face.agent} {release}".strip()
     if args.format == "json":
         _print_json(payload)
@@ -828,11 +830,7 @@ def check_arguments(check_parser: argparse.ArgumentParser) -> None:
                                    "below it is only counted in the summary line")
     check_parser.add_argument("--statistics", action="store_true",
                               help="print how many times each code was found instead of the diagnostics")
-    check_parser.add_argument("--config", metavar="PATH",
-                              help="use this configuration file for every file (a .session-lsp.toml, or a "
-                                   "pyproject.toml with [tool.session-lsp]) instead of the closest one above each")
-    check_parser.add_argument("--isolated", action="store_true",
-                              help="read no configuration file: only the command line's options")
+    _config_arguments(check_parser)
     check_parser.add_argument("--select", action="append", metavar="CODES",
                               help="only report these codes, code prefixes or rule names (comma-separated, repeatable)")
     check_parser.add_argument("--ignore", action="append", metavar="CODES",
@@ -852,6 +850,14 @@ def check_arguments(check_parser: argparse.ArgumentParser) -> None:
     check_parser.set_defaults(run=check, fix=False)
 
 
+def _config_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="PATH",
+                        help="use this configuration file for every file (a .session-lsp.toml, or a "
+                             "pyproject.toml with [tool.session-lsp]) instead of the closest one above each")
+    parser.add_argument("--isolated", action="store_true",
+                        help="read no configuration file: only the command line's options")
+
+
 def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     for name, run, summary in (
             ("context", context, "print what pi sends to the model from the file's leaf (or from --line)"),
@@ -861,6 +867,7 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
         sub.add_argument("path", metavar="PATH", help="a session file ('-' reads standard input)")
         sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
         _release_arguments(sub, "to show")
+        _config_arguments(sub)
         if name == "context":
             sub.add_argument("--line", type=int, metavar="N",
                              help="the 1-based line of the entry to take as the leaf (default: pi's leaf)")
