@@ -12,6 +12,7 @@ import io
 import json
 import os
 import pty
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -26,6 +27,7 @@ from session_lsp.analysis import RULES, Diagnostic, Options, Severity
 from session_lsp.analysis.document import analyze, analyze_bytes
 from session_lsp.reporting import OutputFormat, colour_wanted, parse_output_format, parse_severity
 from session_lsp.reporting.examples import EXAMPLES
+from session_lsp.reporting.rules import docs_url
 from session_lsp.reporting.snippet import WIDTH, snippet
 
 if sys.version_info >= (3, 14):
@@ -415,6 +417,54 @@ def test_junit_is_one_suite_per_file(capsys: pytest.CaptureFixture[str], broken:
     assert status == cli.EXIT_FOUND
 
 
+# --- the rules' documentation link -----------------------------------------------------------------------------
+
+
+def test_every_rule_link_lands_on_its_row_of_the_readme() -> None:
+    """In a source checkout the link is the README beside the package, and every code's anchor is in it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code in RULES:
+        url = docs_url(code)
+        assert url == f"{(ROOT / 'README.md').as_uri()}#{code.lower()}"
+        assert f'<a id="{code.lower()}"></a>' in readme, code
+
+
+def _elsewhere(tmp_path: Path, metadata: str | None, *args: str) -> str:
+    """`session-lsp ARGS` run from a copy of the package outside any checkout, as an installed package runs;
+    with `metadata`, the copy is installed with those METADATA lines (found first on the path)."""
+    shutil.copytree(ROOT / "session_lsp", tmp_path / "session_lsp", ignore=shutil.ignore_patterns("__pycache__"))
+    if metadata is not None:
+        info = tmp_path / "session_lsp-0.1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.4\nName: session-lsp\nVersion: 0.1.0\n{metadata}\n")
+    found = subprocess.run([sys.executable, "-m", "session_lsp", *args], cwd=tmp_path, capture_output=True,
+                           text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=60)
+    assert found.returncode in (cli.EXIT_CLEAN, cli.EXIT_FOUND), found.stderr
+    return found.stdout
+
+
+def test_a_declared_documentation_url_is_read_from_the_installed_metadata(tmp_path: Path) -> None:
+    declared = "Project-URL: Homepage, https://example.org/\nProject-URL: Documentation, https://example.org/README.md"
+    out = _elsewhere(tmp_path, declared, "rule", "ELY042")
+    assert out.endswith("Documentation: https://example.org/README.md#ely042\n")
+    (tmp_path / "s.jsonl").write_bytes(BROKEN.read_bytes())
+    items = json.loads(_elsewhere(tmp_path / "again", declared, "check", "--format", "json", str(tmp_path / "s.jsonl")))
+    assert {item["url"] for item in items} == {f"https://example.org/README.md#{item['code'].lower()}"
+                                               for item in items}
+
+
+def test_without_a_documentation_url_the_rule_command_is_the_documentation(tmp_path: Path) -> None:
+    out = _elsewhere(tmp_path, None, "rule", "ELY042")
+    assert out.endswith("Documentation: this text (`session-lsp rule ELY042`); `session-lsp rules` lists every rule\n")
+    (tmp_path / "s.jsonl").write_bytes(BROKEN.read_bytes())
+    log = json.loads(_elsewhere(tmp_path / "again", None, "check", "--format", "sarif", str(tmp_path / "s.jsonl")))
+    driver = log["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in driver and not any("helpUri" in rule for rule in driver["rules"])
+    assert all(f"`session-lsp rule {rule['id']}`" in rule["help"]["text"] for rule in driver["rules"])
+    items = json.loads(_elsewhere(tmp_path / "third", None, "check", "--format", "json", str(tmp_path / "s.jsonl")))
+    assert items and {item["url"] for item in items} == {None}
+
+
 # --- rule and rules --------------------------------------------------------------------------------------------
 
 
@@ -426,7 +476,7 @@ def test_rule_explains_what_the_agent_does_with_an_example_and_the_fix(capsys: p
     assert rule.reason in out and "Fix: unsafe: `session-lsp fix --unsafe-fixes` applies it" in out
     case, line, excerpt, message, fixed = EXAMPLES["ELY042"]
     assert f"Example ({case}, line {line}):" in out and message in out and fixed is not None
-    assert out.endswith("Documentation: https://github.com/session-lsp/session-lsp/blob/main/README.md#ely042\n")
+    assert out.endswith(f"Documentation: {(ROOT / 'README.md').as_uri()}#ely042\n")  # a source checkout's README
     # the example is the case file's own line, and its message the checker's
     path = ROOT / case
     [diagnostic] = [d for d in analyze_bytes(path.read_bytes(), Options(path=case)).diagnostics() if d.code == "ELY042"]

@@ -35,7 +35,8 @@ class Item(msgspec.Struct):
     code: str
     message: str
     name: str
-    url: str
+    url: str | None
+    """The rule's documentation (`reporting.rules.docs_url`); null where there is none: `session-lsp rule CODE`."""
 
 
 class Statistic(msgspec.Struct):
@@ -46,7 +47,7 @@ class Statistic(msgspec.Struct):
     severity: str
     count: int
     fix: str | None
-    url: str
+    url: str | None
 
 
 def to_item(path: msgspec.Raw, diagnostic: Diagnostic) -> Item:

@@ -21,7 +21,7 @@ from ..analysis.features import Fix
 from .machine import encode
 from .paths import uri
 from .report import Checked, Report, Shown
-from .rules import DOCS, FIX_WORDS, docs_url
+from .rules import FIX_WORDS, docs_base, docs_url
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
@@ -51,13 +51,20 @@ def _fix(location: dict[str, Any], fix: Fix) -> dict[str, Any]:
 
 
 def rule_descriptors() -> list[dict[str, Any]]:
-    return [{"id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary},
-             "fullDescription": {"text": rule.reason}, "helpUri": docs_url(rule.code),
-             "help": {"text": f"{rule.summary}. What the agent does: {rule.reason}. "
-                              f"Fix: {FIX_WORDS[rule.fix.value if rule.fix else None]}."},
-             "defaultConfiguration": {"level": LEVELS[rule.severity]},
-             "properties": {"severity": rule.severity.label, "fix": rule.fix.value if rule.fix else None}}
-            for rule in RULES.values()]
+    descriptors = []
+    for rule in RULES.values():
+        descriptor = {
+            "id": rule.code, "name": rule.name, "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": rule.reason},
+            "help": {"text": f"{rule.summary}. What the agent does: {rule.reason}. "
+                             f"Fix: {FIX_WORDS[rule.fix.value if rule.fix else None]}. "
+                             f"`session-lsp rule {rule.code}` shows an example."},
+            "defaultConfiguration": {"level": LEVELS[rule.severity]},
+            "properties": {"severity": rule.severity.label, "fix": rule.fix.value if rule.fix else None}}
+        if (url := docs_url(rule.code)) is not None:
+            descriptor["helpUri"] = url
+        descriptors.append(descriptor)
+    return descriptors
 
 
 def _time(moment: datetime) -> str:
@@ -117,9 +124,11 @@ class SarifReport(Report):
     def end(self) -> None:
         root = uri(os.getcwd()).rstrip("/") + "/"
         invocation = self._invocation(root)  # first: a file that could not be read becomes an artifact too
+        driver: dict[str, Any] = {"name": "session-lsp", "version": __version__, "rules": rule_descriptors()}
+        if (base := docs_base()) is not None:
+            driver["informationUri"] = base.partition("#")[0]
         log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [{
-            "tool": {"driver": {"name": "session-lsp", "version": __version__, "informationUri": DOCS,
-                                "rules": rule_descriptors()}},
+            "tool": {"driver": driver},
             "invocations": [invocation],
             "originalUriBaseIds": {ROOT: {"uri": root}},
             "artifacts": self._artifacts,
