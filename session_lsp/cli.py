@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import hashlib
 import os
 import signal
 import sys
@@ -47,6 +48,8 @@ EXIT_FOUND = 1
 EXIT_USAGE = 2
 
 STDIN = "-"
+clock = time.perf_counter
+"""What a file's check is timed with (JUnit's `time`)."""
 FAIL_LEVELS: dict[str, Severity | None] = {"error": Severity.ERROR, "warning": Severity.WARNING, "never": None}
 
 
@@ -178,24 +181,34 @@ def _readable(path: str) -> Iterator[None]:
         raise UsageError(f"{path}: cannot read file ({error.strerror})") from None
 
 
-def _stdin(data: bytes | None) -> bytes:
-    """Standard input's bytes (decompressed when they are Zstandard), or what the parent already read of it."""
+def _stdin(data: bytes) -> bytes:
+    """Standard input's bytes, decompressed when they are Zstandard."""
     try:
-        return uncompressed(sys.stdin.buffer.read() if data is None else data)
+        return uncompressed(data)
     except NotReadable as error:
         raise UsageError(f"-: cannot read standard input ({error})") from None
 
 
+class Stored(msgspec.Struct):
+    """What a source is as stored: its size in bytes and, when asked for, the SHA-256 of those bytes."""
+
+    length: int | None = None
+    sha256: str | None = None
+
+
 @contextmanager
-def opened(source: Source, options: Options, data: bytes | None = None) -> Iterator[Document]:
+def opened(source: Source, options: Options, data: bytes | None = None,
+           digest: bool = False) -> Iterator[tuple[Document, Stored]]:
     """The analysis of a source: a file is streamed (`Document.streamed`: its text is never held, its lines are
     read back while the document is open); standard input is read whole, unless the parent already read it
-    (`data`, for a worker)."""
+    (`data`, for a worker). The digest is taken of the bytes as they are read, never by a second read."""
     if source.path is None:
-        yield analyze_bytes(_stdin(data), options)
+        raw = sys.stdin.buffer.read() if data is None else data
+        yield analyze_bytes(_stdin(raw), options), Stored(len(raw), hashlib.sha256(raw).hexdigest() if digest else None)
         return
-    with _readable(source.path), FileLines(source.path) as lines:
-        yield Document.streamed(lines, options)
+    with _readable(source.path), FileLines(source.path, digest=digest) as lines:
+        document = Document.streamed(lines, options)
+        yield document, Stored(lines.stored_size, lines.sha256)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -218,11 +231,15 @@ def check_one(settings: CheckSettings, source: Source, data: bytes | None = None
     diagnostic, and the lines get no titles (nothing here shows them)."""
     options = Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
                       pi_version=settings.pi_version, releases=settings.releases, titles=False)
+    started = clock()
     try:
-        with opened(source, options, data) as document:
-            return _checked(settings, document)
+        with opened(source, options, data, settings.wants.digest) as (document, stored):
+            result = _checked(settings, document)
     except UsageError as error:
         return str(error)
+    result.seconds = clock() - started
+    result.length, result.sha256 = stored.length, stored.sha256
+    return result
 
 
 def _checked(settings: CheckSettings, document: Document) -> Checked:
@@ -402,9 +419,18 @@ def output_of(args: argparse.Namespace) -> tuple[OutputFormat, Severity]:
     return args.output_format or OutputFormat.TEXT, args.min_severity or Severity.WARNING
 
 
-def _report(args: argparse.Namespace, out: IO[str]) -> Report:
+def _report(args: argparse.Namespace, out: IO[str], problems: Sequence[str] = ()) -> Report:
+    """The run's report, told of the problems found before it (paths that do not exist, files not written)."""
     style, floor = output_of(args)
-    return make_report(style, out, sys.stderr, args.verbose, floor, args.statistics)
+    report = make_report(style, out, sys.stderr, args.verbose, floor, args.statistics, getattr(args, "argv", ()))
+    for problem in problems:
+        report.problem(problem)
+    return report
+
+
+def _unreadable(report: Report, problems: list[str], source: Source, message: str) -> None:
+    problems.append(message)
+    report.problem(message, source.name)
 
 
 def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
@@ -428,13 +454,12 @@ def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: li
         return EXIT_USAGE if problems else EXIT_FOUND if run.changed else EXIT_CLEAN
     if stdin:
         outcome = check_one(chosen[0], sources[0], run.stdin_fixed or b"")
-        report = _report(args, sys.stderr)
+        report = _report(args, sys.stderr, problems)
         if isinstance(outcome, str):
-            problems.append(outcome)
+            _unreadable(report, problems, sources[0], outcome)
         else:
             report.add(sources[0].name, outcome)
-        report.finish()
-        return _status(args, report, problems)
+        return _finish(args, report, problems)
     status = report_check(args, sources, problems, settings)
     print(run.summary(), file=sys.stdout if output_of(args)[0].human else sys.stderr)
     return status
@@ -442,7 +467,7 @@ def fix_then_check(args: argparse.Namespace, sources: list[Source], problems: li
 
 def report_check(args: argparse.Namespace, sources: list[Source], problems: list[str],
                  settings: PerFile) -> int:
-    report = _report(args, sys.stdout)
+    report = _report(args, sys.stdout, problems)
     human = output_of(args)[0].human
     progress = Progress(len(sources), sys.stderr)
     for note in getattr(args, "release_notes", []) if args.verbose else ():
@@ -454,7 +479,7 @@ def report_check(args: argparse.Namespace, sources: list[Source], problems: list
         for source, outcome in zip(sources, checked(sources, settings, args.jobs), strict=True):
             done += 1
             if isinstance(outcome, str):
-                problems.append(outcome)
+                _unreadable(report, problems, source, outcome)
             else:
                 if interleaved:
                     progress.clear()
@@ -464,17 +489,21 @@ def report_check(args: argparse.Namespace, sources: list[Source], problems: list
         lost = len(sources) - done
         problems.append(f"a worker process ended abruptly (killed by a signal, or out of memory): {lost} "
                         f"file{'' if lost == 1 else 's'} not checked")
+        report.problem(problems[-1])
     progress.clear()
-    report.finish()
-    return _status(args, report, problems)
+    return _finish(args, report, problems)
 
 
-def _status(args: argparse.Namespace, report: Report, problems: list[str]) -> int:
+def _finish(args: argparse.Namespace, report: Report, problems: list[str]) -> int:
+    """The exit status; the report ends knowing it, and each problem goes to standard error."""
+    if problems:
+        status = EXIT_USAGE
+    else:
+        status = EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
+    report.finish(status, not problems)
     for problem in problems:
         print(f"session-lsp: error: {shown(problem)}", file=sys.stderr)
-    if problems:
-        return EXIT_USAGE
-    return EXIT_FOUND if report.found(FAIL_LEVELS[args.fail_on]) else EXIT_CLEAN
+    return status
 
 
 def _releases(args: argparse.Namespace, config: Config | None = None) -> tuple[tuple[str, str], ...]:
@@ -502,13 +531,15 @@ def _release_arguments(parser: argparse.ArgumentParser, purpose: str) -> None:
 
 @contextmanager
 def _document(args: argparse.Namespace) -> Iterator[Document]:
+    """The file of `context` or `tree`, analysed for the releases the command line chose, else its configuration
+    file's (found as `check` finds it, or `--config`, or none with `--isolated`), else the newest."""
     path = args.path
     source = Source(path, None if path == STDIN else path)
-    releases = _releases(args)
+    releases = args.releases = _releases(args, _configured(_finder(args), source.path))
     # the resume is now: what Claude Code does with a turn an API error ended depends on the error's age
     options = Options(path=source.path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases,
                       now=time.time() * 1000)
-    with opened(source, options) as document:
+    with opened(source, options) as (document, _):
         yield document
 
 
@@ -531,7 +562,7 @@ def context(args: argparse.Namespace) -> int:
             raise UsageError(f"--line {args.line}: line {args.line} of {args.path} is not an entry {face.agent} can "
                              f"take as the leaf ({_holds(document, line)}); give an entry's line, or leave --line out "
                              f"for {face.agent}'s leaf")
-    release = dict(_releases(args)).get(face.release_option, "")
+    release = dict(args.releases).get(face.release_option, "")
     agent = f"{face.agent} {release}".strip()
     if args.format == "json":
         _print_json(payload)
@@ -808,11 +839,7 @@ def check_arguments(check_parser: argparse.ArgumentParser) -> None:
                                    "below it is only counted in the summary line")
     check_parser.add_argument("--statistics", action="store_true",
                               help="print how many times each code was found instead of the diagnostics")
-    check_parser.add_argument("--config", metavar="PATH",
-                              help="use this configuration file for every file (a .session-lsp.toml, or a "
-                                   "pyproject.toml with [tool.session-lsp]) instead of the closest one above each")
-    check_parser.add_argument("--isolated", action="store_true",
-                              help="read no configuration file: only the command line's options")
+    _config_arguments(check_parser)
     check_parser.add_argument("--select", action="append", metavar="CODES",
                               help="only report these codes, code prefixes or rule names (comma-separated, repeatable)")
     check_parser.add_argument("--ignore", action="append", metavar="CODES",
@@ -832,6 +859,14 @@ def check_arguments(check_parser: argparse.ArgumentParser) -> None:
     check_parser.set_defaults(run=check, fix=False)
 
 
+def _config_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="PATH",
+                        help="use this configuration file for every file (a .session-lsp.toml, or a "
+                             "pyproject.toml with [tool.session-lsp]) instead of the closest one above each")
+    parser.add_argument("--isolated", action="store_true",
+                        help="read no configuration file: only the command line's options")
+
+
 def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     for name, run, summary in (
             ("context", context, "print what pi sends to the model from the file's leaf (or from --line)"),
@@ -841,6 +876,7 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
         sub.add_argument("path", metavar="PATH", help="a session file ('-' reads standard input)")
         sub.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
         _release_arguments(sub, "to show")
+        _config_arguments(sub)
         if name == "context":
             sub.add_argument("--line", type=int, metavar="N",
                              help="the 1-based line of the entry to take as the leaf (default: pi's leaf)")
@@ -878,6 +914,7 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     if unknown:  # argparse would blame the top-level parser; the usage that helps is the subcommand's
         subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         culprit = subcommands.choices.get(args.command, parser) if args.command else parser

@@ -5,6 +5,7 @@ magic number, whatever its name) is read as the text it holds: `uncompressed`.""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import sys
@@ -103,27 +104,30 @@ def read_uncompressed(path: str, max_bytes: int | None = None) -> bytes:
     return uncompressed(data, max_bytes)
 
 
-def _decompressed(descriptor: int, max_bytes: int | None) -> int:
+def _decompressed(descriptor: int, max_bytes: int | None, digest: hashlib._Hash | None = None) -> int:
     """For a descriptor on a Zstandard file: a descriptor on an anonymous temporary file holding its text (read
-    back by offset like any file), the original closed; any other file's descriptor as it is."""
+    back by offset like any file), the original closed; any other file's descriptor as it is. `digest` is fed the
+    compressed bytes as they are read."""
     if os.pread(descriptor, 4, 0) != ZSTD_MAGIC:
         return descriptor
     try:
         with tempfile.TemporaryFile() as target:
-            _decompress_into(descriptor, target.fileno(), max_bytes)
+            _decompress_into(descriptor, target.fileno(), max_bytes, digest)
             os.lseek(target.fileno(), 0, os.SEEK_SET)  # the stream reads from the start
             return os.dup(target.fileno())
     finally:
         os.close(descriptor)
 
 
-def _decompress_into(source: int, target: int, max_bytes: int | None) -> None:
+def _decompress_into(source: int, target: int, max_bytes: int | None, digest: hashlib._Hash | None = None) -> None:
     """Every frame of the Zstandard file `source`, decompressed into `target` a chunk at a time."""
     written = offset = 0
     decompressor: ZstdDecompressor | None = None
     try:
         while chunk := os.pread(source, CHUNK, offset):
             offset += len(chunk)
+            if digest is not None:
+                digest.update(chunk)
             while chunk or (decompressor is not None and not decompressor.needs_input):
                 if decompressor is None:
                     decompressor = ZstdDecompressor()
@@ -149,8 +153,14 @@ class FileLines(StreamedLines):
     Use it as a context manager: it closes the descriptor."""
 
     def __init__(self, path: str, max_bytes: int | None = None, chunk: int = CHUNK,
-                 max_line: int = LINE_LIMIT) -> None:
-        self._descriptor = _decompressed(open_regular(path, max_bytes), max_bytes)
+                 max_line: int = LINE_LIMIT, digest: bool = False) -> None:
+        descriptor = open_regular(path, max_bytes)
+        self.stored_size = os.fstat(descriptor).st_size
+        """The file's size as stored (compressed, for a `.jsonl.zst`)."""
+        self._digest = hashlib.sha256() if digest else None
+        self._descriptor = _decompressed(descriptor, max_bytes, self._digest)
+        self._stream_digest = self._digest if self._descriptor == descriptor else None
+        """The digest the stream feeds: the file's own bytes (a compressed file's were hashed as it was read)."""
         self._max_bytes = max_bytes
         self._max_line = max_line
         self._long: dict[int, int] = {}
@@ -160,6 +170,7 @@ class FileLines(StreamedLines):
         self._end = 0
         self._bad: list[Span] = []
         self._streamed = False
+        self._done = False
 
     def __enter__(self) -> FileLines:
         return self
@@ -181,6 +192,11 @@ class FileLines(StreamedLines):
     def too_long(self) -> Mapping[int, int]:
         return self._long
 
+    @property
+    def sha256(self) -> str | None:
+        """The SHA-256 of the stored file's bytes, once they have all been streamed (with `digest`); else None."""
+        return self._digest.hexdigest() if self._digest is not None and self._done else None
+
     def stream(self) -> Iterator[str]:
         if self._streamed:
             raise RuntimeError("a file's lines are streamed once; read them back by number")
@@ -190,6 +206,8 @@ class FileLines(StreamedLines):
         """Bytes of a line too long to hold read so far, while its end is looked for (-1: none)."""
         while chunk := os.read(self._descriptor, self._chunk):
             size += len(chunk)
+            if self._stream_digest is not None:
+                self._stream_digest.update(chunk)
             if self._max_bytes is not None and size > self._max_bytes:
                 raise NotReadable(f"grew past the limit of {self._max_bytes} bytes while being read")
             if dropped >= 0:
@@ -210,6 +228,7 @@ class FileLines(StreamedLines):
             pending[:] = chunk[cut + 1 :]
             yield from self._lines(block)
         self._end = size
+        self._done = True
         if dropped >= 0:
             yield self._dropped(dropped, last=True)
         else:

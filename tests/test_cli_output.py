@@ -7,12 +7,15 @@ line prints against the real analysis; the SARIF log is validated against the of
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
 import pty
+import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -24,7 +27,13 @@ from session_lsp.analysis import RULES, Diagnostic, Options, Severity
 from session_lsp.analysis.document import analyze, analyze_bytes
 from session_lsp.reporting import OutputFormat, colour_wanted, parse_output_format, parse_severity
 from session_lsp.reporting.examples import EXAMPLES
+from session_lsp.reporting.rules import docs_url
 from session_lsp.reporting.snippet import WIDTH, snippet
+
+if sys.version_info >= (3, 14):
+    from compression.zstd import compress
+else:
+    from backports.zstd import compress
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -239,10 +248,10 @@ def test_json_lines_are_the_json_items_one_a_line(capsys: pytest.CaptureFixture[
                for item in json.loads(whole))
 
 
-def _sarif(capsys: pytest.CaptureFixture[str], *paths: Path) -> dict:
-    status, out, _ = run(capsys, "check", "--output-format", "sarif", "--min-severity", "hint",
-                         *(str(path) for path in paths))
-    assert status == cli.EXIT_FOUND
+def _sarif(capsys: pytest.CaptureFixture[str], *paths: Path | str, status: int = cli.EXIT_FOUND) -> dict:
+    found, out, _ = run(capsys, "check", "--output-format", "sarif", "--min-severity", "hint",
+                        *(str(path) for path in paths))
+    assert found == status
     log = json.loads(out)
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft4Validator.check_schema(schema)
@@ -305,8 +314,92 @@ def test_sarif_names_a_relative_path_against_the_source_root(capsys: pytest.Capt
     monkeypatch.chdir(ROOT)
     log = _sarif(capsys, Path("examples/broken/elyra-corrupted.jsonl"))
     location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
-    assert location == {"uri": "examples/broken/elyra-corrupted.jsonl", "uriBaseId": "%SRCROOT%"}
+    assert location == {"uri": "examples/broken/elyra-corrupted.jsonl", "uriBaseId": "%SRCROOT%", "index": 0}
+    assert log["runs"][0]["artifacts"][0]["location"] == {"uri": "examples/broken/elyra-corrupted.jsonl",
+                                                          "uriBaseId": "%SRCROOT%"}
     assert log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == ROOT.as_uri() + "/"
+
+
+def test_sarif_lists_every_file_checked_as_an_artifact(capsys: pytest.CaptureFixture[str], broken: Path,
+                                                       tmp_path: Path) -> None:
+    """Each file checked is an artifact with its size and the SHA-256 of its bytes as stored (a `.jsonl.zst` is
+    the compressed file), and every result and fix names its file's artifact by index."""
+    clean = tmp_path / "clean.jsonl"
+    clean.write_bytes((EXAMPLES_DIR / "clean" / "elyra-branched.jsonl").read_bytes())
+    packed = tmp_path / "packed.jsonl.zst"
+    packed.write_bytes(compress(BROKEN.read_bytes()))
+    run_ = _sarif(capsys, broken, clean, packed)["runs"][0]
+    artifacts = run_["artifacts"]
+    assert [a["location"]["uri"] for a in artifacts] == [path.as_uri() for path in (broken, clean, packed)]
+    for artifact, path in zip(artifacts, (broken, clean, packed), strict=True):
+        data = path.read_bytes()
+        assert artifact["length"] == len(data)
+        assert artifact["hashes"] == {"sha-256": hashlib.sha256(data).hexdigest()}
+        assert artifact["roles"] == ["analysisTarget"] and artifact["properties"]["format"] == "Elyra v3"
+    assert artifacts[1]["properties"]["lines"] == len(clean.read_text(encoding="utf-8").splitlines())
+    located = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run_["results"]]
+    located += [change["artifactLocation"] for result in run_["results"] for fix in result.get("fixes", ())
+                for change in fix["artifactChanges"]]
+    assert {artifacts[where["index"]]["location"]["uri"] == where["uri"] for where in located} == {True}
+    results_of = [len(core(path)) for path in (broken, clean)]
+    assert [sum(1 for r in run_["results"] if r["locations"][0]["physicalLocation"]["artifactLocation"]["index"] == i)
+            for i in range(2)] == results_of
+
+
+def test_sarif_artifact_of_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    data = BROKEN.read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, out, _ = run(capsys, "check", "--output-format", "sarif", "--stdin-filename", "piped.jsonl", "-")
+    [artifact] = json.loads(out)["runs"][0]["artifacts"]
+    assert status == cli.EXIT_FOUND and artifact["location"] == {"uri": "piped.jsonl", "uriBaseId": "%SRCROOT%"}
+    assert artifact["length"] == len(data) and artifact["hashes"]["sha-256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_sarif_invocation_says_how_the_run_went(capsys: pytest.CaptureFixture[str], broken: Path,
+                                                tmp_path: Path) -> None:
+    """The command line, the exit code and whether every file could be checked; a file that could not be read is
+    a notification at its artifact, and a path that does not exist one of the run."""
+    before = datetime.now(UTC)
+    log = _sarif(capsys, broken)
+    [invocation] = log["runs"][0]["invocations"]
+    assert invocation["commandLine"] == f"session-lsp check --output-format sarif --min-severity hint {broken}"
+    assert invocation["arguments"] == ["check", "--output-format", "sarif", "--min-severity", "hint", str(broken)]
+    assert invocation["executionSuccessful"] is True and invocation["exitCode"] == cli.EXIT_FOUND
+    assert invocation["toolExecutionNotifications"] == []
+    started, ended = (datetime.fromisoformat(invocation[key]) for key in ("startTimeUtc", "endTimeUtc"))
+    assert invocation["startTimeUtc"].endswith("Z") and before.replace(microsecond=0) <= started <= ended
+
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    missing = tmp_path / "missing.jsonl"
+    run_ = _sarif(capsys, broken, fifo, missing, status=cli.EXIT_USAGE)["runs"][0]
+    [invocation] = run_["invocations"]
+    assert invocation["executionSuccessful"] is False and invocation["exitCode"] == cli.EXIT_USAGE
+    gone, unread = invocation["toolExecutionNotifications"]
+    assert gone == {"level": "error", "message": {"text": f"{missing}: no such file or directory"}}
+    assert unread["level"] == "error" and "cannot read file (not a regular file" in unread["message"]["text"]
+    [where] = unread["locations"]
+    artifact = run_["artifacts"][where["physicalLocation"]["artifactLocation"]["index"]]
+    assert artifact == {"location": {"uri": fifo.as_uri()}, "roles": ["analysisTarget"]}
+    assert [r["ruleId"] for r in run_["results"]] == [d.code for d in core(broken)]  # the readable file is reported
+
+
+def test_junit_times_each_file_and_shares_it_among_its_cases(capsys: pytest.CaptureFixture[str], broken: Path,
+                                                             tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A suite's time is its file's check, measured with the CLI's clock (a fake one here, so the figures are
+    exact); its cases share it, and the root carries the run's time and start."""
+    clean = tmp_path / "clean.jsonl"
+    clean.write_bytes((EXAMPLES_DIR / "clean" / "elyra-branched.jsonl").read_bytes())
+    ticks = iter([10.0, 11.5, 20.0, 20.25])
+    monkeypatch.setattr(cli, "clock", lambda: next(ticks))
+    _, out, _ = run(capsys, "check", "--output-format", "junit", "-j", "1", str(broken), str(clean))
+    root = ElementTree.fromstring(out)
+    first, second = root
+    shown = [d for d in core(broken) if d.severity <= Severity.WARNING]
+    assert first.get("time") == "1.500" and [case.get("time") for case in first] == [f"{1.5 / len(shown):.3f}"] * len(
+        shown)
+    assert second.get("time") == "0.250" and [case.get("time") for case in second] == ["0.250"]
+    assert float(root.get("time") or "-1") >= 0 and datetime.fromisoformat(root.get("timestamp") or "")
 
 
 def test_junit_is_one_suite_per_file(capsys: pytest.CaptureFixture[str], broken: Path, tmp_path: Path) -> None:
@@ -324,6 +417,54 @@ def test_junit_is_one_suite_per_file(capsys: pytest.CaptureFixture[str], broken:
     assert status == cli.EXIT_FOUND
 
 
+# --- the rules' documentation link -----------------------------------------------------------------------------
+
+
+def test_every_rule_link_lands_on_its_row_of_the_readme() -> None:
+    """In a source checkout the link is the README beside the package, and every code's anchor is in it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code in RULES:
+        url = docs_url(code)
+        assert url == f"{(ROOT / 'README.md').as_uri()}#{code.lower()}"
+        assert f'<a id="{code.lower()}"></a>' in readme, code
+
+
+def _elsewhere(tmp_path: Path, metadata: str | None, *args: str) -> str:
+    """`session-lsp ARGS` run from a copy of the package outside any checkout, as an installed package runs;
+    with `metadata`, the copy is installed with those METADATA lines (found first on the path)."""
+    shutil.copytree(ROOT / "session_lsp", tmp_path / "session_lsp", ignore=shutil.ignore_patterns("__pycache__"))
+    if metadata is not None:
+        info = tmp_path / "session_lsp-0.1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.4\nName: session-lsp\nVersion: 0.1.0\n{metadata}\n")
+    found = subprocess.run([sys.executable, "-m", "session_lsp", *args], cwd=tmp_path, capture_output=True,
+                           text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=60)
+    assert found.returncode in (cli.EXIT_CLEAN, cli.EXIT_FOUND), found.stderr
+    return found.stdout
+
+
+def test_a_declared_documentation_url_is_read_from_the_installed_metadata(tmp_path: Path) -> None:
+    declared = "Project-URL: Homepage, https://example.org/\nProject-URL: Documentation, https://example.org/README.md"
+    out = _elsewhere(tmp_path, declared, "rule", "ELY042")
+    assert out.endswith("Documentation: https://example.org/README.md#ely042\n")
+    (tmp_path / "s.jsonl").write_bytes(BROKEN.read_bytes())
+    items = json.loads(_elsewhere(tmp_path / "again", declared, "check", "--format", "json", str(tmp_path / "s.jsonl")))
+    assert {item["url"] for item in items} == {f"https://example.org/README.md#{item['code'].lower()}"
+                                               for item in items}
+
+
+def test_without_a_documentation_url_the_rule_command_is_the_documentation(tmp_path: Path) -> None:
+    out = _elsewhere(tmp_path, None, "rule", "ELY042")
+    assert out.endswith("Documentation: this text (`session-lsp rule ELY042`); `session-lsp rules` lists every rule\n")
+    (tmp_path / "s.jsonl").write_bytes(BROKEN.read_bytes())
+    log = json.loads(_elsewhere(tmp_path / "again", None, "check", "--format", "sarif", str(tmp_path / "s.jsonl")))
+    driver = log["runs"][0]["tool"]["driver"]
+    assert "informationUri" not in driver and not any("helpUri" in rule for rule in driver["rules"])
+    assert all(f"`session-lsp rule {rule['id']}`" in rule["help"]["text"] for rule in driver["rules"])
+    items = json.loads(_elsewhere(tmp_path / "third", None, "check", "--format", "json", str(tmp_path / "s.jsonl")))
+    assert items and {item["url"] for item in items} == {None}
+
+
 # --- rule and rules --------------------------------------------------------------------------------------------
 
 
@@ -335,7 +476,7 @@ def test_rule_explains_what_the_agent_does_with_an_example_and_the_fix(capsys: p
     assert rule.reason in out and "Fix: unsafe: `session-lsp fix --unsafe-fixes` applies it" in out
     case, line, excerpt, message, fixed = EXAMPLES["ELY042"]
     assert f"Example ({case}, line {line}):" in out and message in out and fixed is not None
-    assert out.endswith("Documentation: https://github.com/session-lsp/session-lsp/blob/main/README.md#ely042\n")
+    assert out.endswith(f"Documentation: {(ROOT / 'README.md').as_uri()}#ely042\n")  # a source checkout's README
     # the example is the case file's own line, and its message the checker's
     path = ROOT / case
     [diagnostic] = [d for d in analyze_bytes(path.read_bytes(), Options(path=case)).diagnostics() if d.code == "ELY042"]

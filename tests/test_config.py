@@ -152,3 +152,59 @@ def test_output_format_takes_every_format_the_command_line_prints() -> None:
     from session_lsp.reporting import OutputFormat
 
     assert tuple(style.value for style in OutputFormat) == OUTPUT_FORMATS
+
+
+EDITED = "\n".join(json.dumps(line) for line in [
+    {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-12-01T10:00:00.000Z", "cwd": "/p"},
+    {"type": "message", "id": "e1", "parentId": None, "timestamp": "2026-12-01T10:00:00.000Z",
+     "message": {"role": "user", "content": "first", "timestamp": 1}},
+    {"type": "message", "id": "e2", "parentId": "e1", "timestamp": "2026-12-01T10:00:01.000Z",
+     "message": {"role": "user", "content": "second", "timestamp": 2}},
+    {"type": "context_edit", "id": "e3", "parentId": "e2", "timestamp": "2026-12-01T10:00:02.000Z",
+     "targetId": "e1", "replacement": None}]) + "\n"
+"""pi 1.6 applies the context_edit (it drops "first"); pi 0.73 does not know the entry and sends both messages."""
+
+
+def _shown(capsys: pytest.CaptureFixture[str], command: str, *args: str) -> tuple[int, str, str]:
+    code = cli.main([command, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_context_and_tree_read_the_configuration_as_check_does(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "sub").mkdir()
+    edited = tmp_path / "sub" / "edited.jsonl"
+    edited.write_text(EDITED)
+    _place(tmp_path, NULL_FIRST, "sub/null.jsonl")
+    (tmp_path / "pyproject.toml").write_text('[tool.session-lsp]\npi-version = "0.73"\n')
+    newer = tmp_path / "newer.toml"
+    newer.write_text('pi-version = "1.6"\n')
+
+    def context(*args: str) -> list[str]:
+        code, out, err = _shown(capsys, "context", "--format", "json", *args, str(edited))
+        assert code == cli.EXIT_CLEAN and err == ""
+        return [message["text"] for message in json.loads(out)["messages"]]
+
+    assert context() == ["first", "second"]  # pi 0.73, from the pyproject above the file
+    assert context("--pi-version", "1.6") == ["second"]  # the command line overrides it
+    assert context("--isolated") == ["second"]  # no configuration: the newest release
+    assert context("--config", str(newer)) == ["second"]
+    _, out, _ = _shown(capsys, "context", str(edited))
+    assert out.startswith(f"{edited}: pi 0.73 sends 2 messages")
+
+    def entries(*args: str) -> int:
+        code, out, _ = _shown(capsys, "tree", "--format", "json", *args, str(tmp_path / "sub" / "null.jsonl"))
+        assert code == cli.EXIT_CLEAN
+        return int(json.loads(out)["entry_count"])
+
+    assert (entries(), entries("--isolated"), entries("--config", str(newer))) == (5, 4, 4)  # 0.73 counts the null
+
+
+def test_context_and_tree_refuse_a_bad_configuration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _place(tmp_path, NULL_FIRST, "a.jsonl")
+    (tmp_path / ".session-lsp.toml").write_text('claude-version = "nine"\n')
+    for command in ("context", "tree"):
+        code, out, err = _shown(capsys, command, str(tmp_path / "a.jsonl"))
+        assert code == cli.EXIT_USAGE and out == "" and ".session-lsp.toml: claude-version:" in err
+        assert _shown(capsys, command, "--isolated", str(tmp_path / "a.jsonl"))[0] == cli.EXIT_CLEAN

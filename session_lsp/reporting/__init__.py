@@ -5,6 +5,7 @@ file's `output-format` both go through it)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import IO
 
 from ..analysis import Severity
@@ -32,12 +33,12 @@ REPORTS: dict[OutputFormat, type[Report]] = {
 
 
 def make_report(style: OutputFormat, out: IO[str], err: IO[str], verbose: bool = False,
-                floor: Severity = DEFAULT_FLOOR, statistics: bool = False) -> Report:
+                floor: Severity = DEFAULT_FLOOR, statistics: bool = False, command: Sequence[str] = ()) -> Report:
     """The report of one run: `-v`'s notes go with a person's output, or to `err` beside a program's."""
     notes = out if style.human else err
     if style is OutputFormat.TEXT:
-        return TextReport(out, notes, verbose, floor, statistics, colour_wanted(out))
-    return REPORTS[style](out, notes, verbose, floor, statistics)
+        return TextReport(out, notes, verbose, floor, statistics, command, colour_wanted(out))
+    return REPORTS[style](out, notes, verbose, floor, statistics, command)
 
 
 __all__ = [

@@ -34,7 +34,8 @@ class Item(msgspec.Struct):
     code: str
     message: str
     name: str
-    url: str
+    url: str | None
+    """The rule's documentation (`reporting.rules.docs_url`); null where there is none: `session-lsp rule CODE`."""
 
 
 class Statistic(msgspec.Struct):
@@ -45,7 +46,7 @@ class Statistic(msgspec.Struct):
     severity: str
     count: int
     fix: str | None
-    url: str
+    url: str | None
 
 
 def to_item(path: msgspec.Raw, diagnostic: Diagnostic) -> Item:
@@ -135,7 +136,10 @@ def xml_text(value: str) -> str:
 
 class JunitReport(Report):
     """One test suite per file checked, one failing test case per diagnostic (a file with nothing to show has one
-    passing case), as ruff writes JUnit."""
+    passing case), as ruff writes JUnit. Times are in seconds, as JUnit's consumers read them: a suite's is how long
+    reading and analysing its file took; one analysis finds all of a file's diagnostics, so its cases share that
+    time equally (their times add up to the suite's, which is what a CI system sums); the root's is the whole run,
+    from its start (`timestamp`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -147,6 +151,7 @@ class JunitReport(Report):
         from xml.sax.saxutils import escape, quoteattr  # here: it loads urllib.request and http.client
 
         name = xml_text(shown(path))
+        share = _seconds(checked.seconds / max(len(shown_ones), 1))
         cases = []
         for one in shown_ones:
             diagnostic = one.diagnostic
@@ -155,20 +160,28 @@ class JunitReport(Report):
             message = xml_text(diagnostic.message)
             cases.append(
                 f'    <testcase name={quoteattr(f"{diagnostic.code} ({RULES[diagnostic.code].name}) at {where}")} '
-                f'classname={quoteattr(name)} file={quoteattr(name)} line="{span.line + 1}">\n'
+                f'classname={quoteattr(name)} file={quoteattr(name)} line="{span.line + 1}" time="{share}">\n'
                 f'      <failure message={quoteattr(message)} type="{diagnostic.severity.label}">'
                 f'{escape(f"{where}: {diagnostic.code} [{diagnostic.severity.label}] {message}")}</failure>\n'
                 f"    </testcase>")
         failures = len(cases)
         if not cases:
             cases.append(f'    <testcase name="session-lsp check" classname={quoteattr(name)} '
-                         f'file={quoteattr(name)}/>')
+                         f'file={quoteattr(name)} time="{share}"/>')
         self._cases += len(cases)
         self._failures += failures
         self._suites.append(f'  <testsuite name={quoteattr(name)} tests="{len(cases)}" failures="{failures}" '
-                            f'errors="0" skipped="0">\n' + "\n".join(cases) + "\n  </testsuite>")
+                            f'errors="0" skipped="0" time="{_seconds(checked.seconds)}">\n' + "\n".join(cases)
+                            + "\n  </testsuite>")
 
     def end(self) -> None:
+        took = _seconds((self.ended - self.started).total_seconds())
         self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n'
                        f'<testsuites name="session-lsp" tests="{self._cases}" failures="{self._failures}" '
-                       'errors="0">\n' + "".join(suite + "\n" for suite in self._suites) + "</testsuites>\n")
+                       f'errors="0" time="{took}" timestamp="{self.started.isoformat(timespec="seconds")}">\n'
+                       + "".join(suite + "\n" for suite in self._suites) + "</testsuites>\n")
+
+
+def _seconds(value: float) -> str:
+    """A JUnit time: seconds with millisecond precision, as pytest writes them."""
+    return f"{max(value, 0.0):.3f}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import IO
 
 import msgspec
@@ -66,6 +67,12 @@ class Checked(msgspec.Struct, array_like=True, gc=False):
     diagnostics: list[Diagnostic]
     snippets: list[Snippet | None] = []
     fixes: list[list[Fix]] = []
+    seconds: float = 0.0
+    """How long reading and analysing the file took (JUnit's `time`)."""
+    length: int | None = None
+    """The file's size in bytes, as stored (SARIF's `artifacts`)."""
+    sha256: str | None = None
+    """The SHA-256 of the bytes analysed, when reading them gave it for nothing (a plain file, standard input)."""
 
 
 class Wants(msgspec.Struct, frozen=True):
@@ -74,10 +81,13 @@ class Wants(msgspec.Struct, frozen=True):
     floor: int = DEFAULT_FLOOR
     snippets: bool = False
     fixes: bool = False
+    digest: bool = False
+    """The SHA-256 of each file's bytes (SARIF's artifact hashes)."""
 
     @classmethod
     def of(cls, style: OutputFormat, floor: Severity) -> Wants:
-        return cls(floor, style is OutputFormat.TEXT, style is OutputFormat.SARIF)
+        sarif = style is OutputFormat.SARIF
+        return cls(floor, style is OutputFormat.TEXT, sarif, sarif)
 
 
 def checked_file(document: Document, diagnostics: Sequence[Diagnostic], wants: Wants) -> Checked:
@@ -119,15 +129,23 @@ class Report:
     A subclass writes one format: `file` (a file's diagnostics at or above the floor), `end` (after the last)."""
 
     def __init__(self, out: IO[str], notes: IO[str], verbose: bool = False, floor: Severity = DEFAULT_FLOOR,
-                 statistics: bool = False) -> None:
+                 statistics: bool = False, command: Sequence[str] = ()) -> None:
         self.out = out
         self.notes = notes
         self.verbose = verbose
         self.floor = floor
         self.statistics = statistics
+        self.command = tuple(command)
+        """The command line's arguments after the program's name (SARIF's invocation)."""
         self.files = 0
         self.counts = dict.fromkeys(Severity, 0)
         self.per_code: Counter[tuple[str, Severity]] = Counter()
+        self.problems: list[tuple[str, str | None]] = []
+        """What could not be checked: a message and the file it is about (None: the run's)."""
+        self.started = datetime.now(UTC)
+        self.ended = self.started
+        self.exit_code = 0
+        self.successful = True
 
     def add(self, path: str, checked: Checked) -> None:
         self.files += 1
@@ -151,10 +169,19 @@ class Report:
     def file(self, path: str, checked: Checked, printed: Sequence[Shown]) -> None:
         raise NotImplementedError
 
+    def problem(self, message: str, path: str | None = None) -> None:
+        """A file that could not be checked (`path`), or a problem of the whole run; the CLI prints it on
+        standard error, and the formats that can say it in their document (SARIF) do so too."""
+        self.problems.append((message, path))
+
     def end(self) -> None:
         """After the last file, unless `--statistics` replaced the listing."""
 
-    def finish(self) -> None:
+    def finish(self, exit_code: int = 0, successful: bool = True) -> None:
+        """The run is over: `exit_code` is the status the program ends with; `successful` is False when something
+        could not be checked (a usage or I/O error), not when problems were found."""
+        self.ended = datetime.now(UTC)
+        self.exit_code, self.successful = exit_code, successful
         if self.statistics:
             self.write_statistics()
         else:

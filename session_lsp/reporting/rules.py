@@ -3,17 +3,57 @@ rule's name and documentation link that every machine-readable output carries.""
 
 from __future__ import annotations
 
+import functools
+import importlib.metadata
+import re
+import tomllib
+from pathlib import Path
+
 import msgspec
 
 from ..analysis.registry import PLANNED, RULES, Rule
 from .examples import EXAMPLES
 
-DOCS = "https://github.com/session-lsp/session-lsp/blob/main/README.md"
-"""Where the rules are documented: the README's rules table, whose rows carry an anchor per code."""
+DISTRIBUTION = "session-lsp"
+DOCS_LABELS = frozenset({"rules", "documentation", "docs"})
+"""The `[project.urls]` labels (normalized as PEP 753 does) whose address is the rules' documentation: the README,
+whose rules table carries an anchor per code (`#ely042`)."""
 
 
-def docs_url(code: str) -> str:
-    return f"{DOCS}#{code.lower()}"
+def _label(label: str) -> str:
+    return re.sub(r"[\s\-_.:]", "", label).lower()
+
+
+@functools.cache
+def docs_base() -> str | None:
+    """Where this installation's rules are documented. The address a build declares in `[project.urls]`
+    (`Documentation = ".../README.md"`), read from the installed metadata, so a published package links to its
+    published README; else, in a source checkout, the README beside the package (a `file:` URI that opens on this
+    machine); else None, and `session-lsp rule CODE` is the documentation."""
+    try:
+        declared = importlib.metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        declared = []
+    for entry in declared:
+        label, _, address = entry.partition(",")
+        if _label(label) in DOCS_LABELS and address.strip():
+            return address.strip()
+    root = Path(__file__).resolve().parent.parent.parent
+    try:
+        with open(root / "pyproject.toml", "rb") as handle:
+            ours = tomllib.load(handle).get("project", {}).get("name") == DISTRIBUTION
+    except (OSError, tomllib.TOMLDecodeError):
+        ours = False
+    readme = root / "README.md"
+    return readme.as_uri() if ours and readme.is_file() else None
+
+
+def docs_url(code: str) -> str | None:
+    """The documentation of one rule (its row of the README's rules table), or None where there is none to link."""
+    base = docs_base()
+    if base is None:
+        return None
+    return base if "#" in base else f"{base}#{code.lower()}"
 
 
 FIX_WORDS = {
@@ -44,7 +84,7 @@ class RuleInfo(msgspec.Struct):
     reason: str
     fix: str | None
     checked: bool
-    url: str
+    url: str | None
     example: Example | None
 
 
@@ -76,5 +116,8 @@ def explain(rule: Rule) -> str:
         if example.fixed is not None:
             command = "session-lsp fix" + (" --unsafe-fixes" if data.fix == "unsafe" else "")
             parts += [f"`{command}` changes it to:", *(f"  {row}" for row in example.fixed), ""]
-    parts.append(f"Documentation: {data.url}")
+    if data.url is not None:
+        parts.append(f"Documentation: {data.url}")
+    else:
+        parts.append(f"Documentation: this text (`session-lsp rule {rule.code}`); `session-lsp rules` lists every rule")
     return "\n".join(parts) + "\n"

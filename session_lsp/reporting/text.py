@@ -64,8 +64,8 @@ class TextReport(Report):
     each diagnostic as `LINE:COL severity CODE message` over the line's text with a caret under the flagged span."""
 
     def __init__(self, out: IO[str], notes: IO[str], verbose: bool = False, floor: Severity = Severity.WARNING,
-                 statistics: bool = False, colour: bool = False) -> None:
-        super().__init__(out, notes, verbose, floor, statistics)
+                 statistics: bool = False, command: Sequence[str] = (), colour: bool = False) -> None:
+        super().__init__(out, notes, verbose, floor, statistics, command)
         self.paint = Paint(colour)
         self._written = False
         self._last_had = False

@@ -22,7 +22,7 @@ import os
 import socket
 import sys
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO, TypeVar
 
@@ -114,6 +114,14 @@ def _envelope_problem(data: Any) -> str | None:
         return "neither a request, a notification nor a response"
     return None
 
+
+
+def _below(path: str | None, folders: Sequence[str]) -> bool:
+    """Whether a document's file is in one of `folders` or below it."""
+    if path is None:
+        return False
+    path = os.path.abspath(path)
+    return any(os.path.commonpath([path, os.path.abspath(folder)]) == os.path.abspath(folder) for folder in folders)
 
 
 class CannotListen(Exception):
@@ -416,8 +424,22 @@ class SessionServer(LanguageServer):
             self._settings_ready.set()
             return
         self.settings, self.editor_value = new, value
-        # a document whose target release changed is analysed again before any diagnostics go out
-        for entry in self.store:
+        await self._retarget(list(self.store))
+        self._settings_ready.set()
+        self._republish(list(self.store) if not first else [])
+
+    async def config_files_changed(self, folders: Sequence[str]) -> None:
+        """Configuration files in `folders` were created, changed or deleted (workspace/didChangeWatchedFiles):
+        they are looked for and read again, and the open documents below those folders (the only ones a file
+        there configures) are analysed again for their release and get their diagnostics again."""
+        self.configs.forget()
+        affected = [entry for entry in self.store if _below(path_of(entry.uri), folders)]
+        await self._retarget(affected)
+        self._republish(affected)
+
+    async def _retarget(self, entries: Sequence[OpenDocument]) -> None:
+        """A document whose target release changed is analysed again before any diagnostics go out."""
+        for entry in entries:
             if entry.doc is None or self.settings_for(entry.uri).releases == entry.doc.options.releases:
                 continue  # its lock is not taken: a publish holding it may be what applies these settings
             async with entry.lock:
@@ -425,14 +447,18 @@ class SessionServer(LanguageServer):
                     releases = self.settings_for(entry.uri).releases
                     if releases != entry.doc.options.releases:
                         await self.run(retarget, entry.uri, entry.doc, releases)
-        self._settings_ready.set()
+
+    def _republish(self, entries: Sequence[OpenDocument]) -> None:
+        """The settings of `entries` changed: a pulling client is asked to pull again (when it can be), the others
+        are pushed their diagnostics again."""
         self.settings_generation += 1
         if self.pull:
             refresh = self.client_capabilities.workspace and self.client_capabilities.workspace.diagnostics
             if refresh and refresh.refresh_support:
                 self.workspace_diagnostic_refresh(None)
-        elif not first:
-            self.publisher.schedule_all()
+            return
+        for entry in entries:
+            self.publisher.schedule(entry, 0)
 
     async def settings_loaded(self) -> None:
         if self._settings_ready.is_set():

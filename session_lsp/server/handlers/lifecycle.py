@@ -1,14 +1,20 @@
-"""initialize / initialized / shutdown and the `sessionLsp` settings (workspace/configuration)."""
+"""initialize / initialized / shutdown, the `sessionLsp` settings (workspace/configuration) and the configuration
+files under them (workspace/didChangeWatchedFiles)."""
 
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from lsprotocol import types
 
+from ...config import DOTFILE, PYPROJECT
 from .. import settings
 from ..app import SessionServer
+from ..documents import path_of
+
+CONFIG_FILES = (PYPROJECT, DOTFILE)
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +39,28 @@ async def initialized(ls: SessionServer, params: types.InitializedParams) -> Non
             await ls.client_register_capability_async(types.RegistrationParams([registration]))
         except Exception:  # a client may refuse; it then only tells us about changes if it wants to
             logger.debug("client refused to register workspace/didChangeConfiguration", exc_info=True)
+    watched = workspace.did_change_watched_files if workspace else None
+    if watched is not None and watched.dynamic_registration:
+        registration = types.Registration(
+            id="session-lsp-configuration-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_FILES]),
+        )
+        try:
+            await ls.client_register_capability_async(types.RegistrationParams([registration]))
+        except Exception:  # without it, an edited file is still read again at the next publish (its mtime)
+            logger.debug("client refused to register workspace/didChangeWatchedFiles", exc_info=True)
     await load_settings(ls)
+
+
+async def did_change_watched_files(ls: SessionServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """A `pyproject.toml` or `.session-lsp.toml` was created, changed or deleted: the documents it configures are
+    analysed and published again (the editor's settings still override it). Other files are not ours to watch."""
+    folders = sorted({os.path.dirname(path) for change in params.changes
+                      if (path := path_of(change.uri)) is not None and os.path.basename(path) in CONFIG_FILES})
+    if folders:
+        await ls.config_files_changed(folders)
 
 
 async def did_change_configuration(ls: SessionServer, params: types.DidChangeConfigurationParams) -> None:
@@ -72,4 +99,5 @@ def register(server: SessionServer) -> None:
     server.feature(types.INITIALIZE)(initialize)
     server.feature(types.INITIALIZED)(initialized)
     server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
+    server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)(did_change_watched_files)
     server.feature(types.SHUTDOWN)(shutdown)
