@@ -262,7 +262,7 @@ _RULES: tuple[Rule, ...] = (
          'the matching call is in an assistant message with `stopReason` error/aborted',
          'pi drops that assistant message on send, so the result becomes an orphan'),
     Rule('ELY072', 'unanswered-tool-call', Severity.INFORMATION,
-         'a `toolCall` with no `toolResult` on the path (severity: info (warning if the call\'s message has `stopReason:"toolUse"` and later messages follow on the same path))',
+         'a `toolCall` with no `toolResult` on the path (severity: info (warning if the call\'s message has `stopReason:"toolUse"` and the next message on the path is not the user\'s: the conversation went on without the result))',
          'pi inserts a synthetic "No result provided" error result; common after aborts'),
     Rule('ELY073', 'tool-name-mismatch', Severity.WARNING,
          "`toolResult.toolName` ≠ the call's `name`",

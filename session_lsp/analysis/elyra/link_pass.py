@@ -619,8 +619,10 @@ class _Checker:
         return best
 
     def unanswered(self, goes_on: Callable[[int], bool]) -> None:
-        """ELY072 for each call no result answers; `goes_on(line)` says whether a message entry follows the line in
-        its subtree (asked only for a `toolUse` call)."""
+        """ELY072 for each call no result answers; `goes_on(line)` says whether the conversation went on past the
+        call without the user: the first message entry after the line in its subtree is not the user's (asked only
+        for a `toolUse` call). A user's message next is the run that stopped while the tool ran (pi closed or
+        killed) and was resumed: pi's synthetic "No result provided" is then the truth, and only information."""
         model, facts = self.model, self.facts
         for packed in model.unanswered:
             line, block = unpack_call(packed)
@@ -640,7 +642,7 @@ class _Checker:
 
     def goes_on(self) -> Callable[[int], bool]:
         """`unanswered`'s test with one O(n) table, built when first needed: per position in the depth-first
-        order, the position of the next `message` entry at or after it."""
+        order, the position of the next `message` entry at or after it, whose role is then looked at."""
         model, facts = self.model, self.facts
         table: list[int] = []
 
@@ -653,7 +655,8 @@ class _Checker:
                     if facts[order[index]].type == "message":
                         following = index
                     table[index] = following
-            return table[model.pre[line] + 1] < model.end[line]
+            following = table[model.pre[line] + 1]
+            return following < model.end[line] and facts[model.order[following]].role != "user"
 
         return goes_on
 
@@ -661,8 +664,9 @@ class _Checker:
         """`unanswered`'s test for a few calls: the entries after the line in its subtree, until a message."""
         model, facts = self.model, self.facts
         order = model.order
-        return any(facts[order[position]].type == "message" for position in range(model.pre[line] + 1,
-                                                                                   model.end[line]))
+        following = next((facts[order[position]] for position in range(model.pre[line] + 1, model.end[line])
+                          if facts[order[position]].type == "message"), None)
+        return following is not None and following.role != "user"
 
     def compactions(self) -> None:
         """ELY051 (firstKeptEntryId not an ancestor) and ELY056 (a later compaction below replaces this one)."""
