@@ -6,8 +6,9 @@ applicability, which is the rule's (`registry.Rule.fix`). `fixes()` answers the 
 `fix_document()` applies them to a fixpoint, for the CLI and the "fix all" action.
 
 What no fixer does: drop a line the agent would have read. A line is deleted only when the agent cannot read it
-either (a torn last line, a line that is not an object, a blank line); an entry the agent reads is relinked, never
-removed.
+either (a torn last line, a line that is not an object, a blank line) or cannot use it (an orphan tool result no
+provider accepts, a message entry without a message, a context_edit whose replacement pi cannot read: pi throws on
+the last two or sends nothing from them); an entry the agent reads is relinked, never removed.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..document import Document, analyze
 from ..lines import LineKind, split_glued
 from ..registry import RULES, Applicability, rule
 from ..text import fresh_id
-from .edits import replace_line, replace_value
+from .edits import remove_value, replace_line, replace_value
 from .types import Fix, TextEdit
 from .values import elyra_parent_above, reference_values
 
@@ -114,13 +115,43 @@ def _an_object(text: str) -> bool:
         return False
 
 
+_QUOTE_OR_ESCAPE = re.compile(r'\\.|"', re.DOTALL)
+_AFTER_QUOTE = re.compile(r"[ \t]*(.?)", re.DOTALL)
+_ENDS_STRING = frozenset(",:}]")
+"""What may follow a string's closing quote in an object line (spaces skipped): anything else means the quote is
+inside the string."""
+
+
+def _escape_stray_quotes(text: str) -> str | None:
+    """The line with every quote inside a string escaped where what follows it cannot follow a string's end (a hand
+    edit's `"say "hi""`); None when there is none."""
+    pieces: list[str] = []
+    kept = 0
+    inside = False
+    for found in _QUOTE_OR_ESCAPE.finditer(text):
+        if found.group() != '"':
+            continue
+        after = _AFTER_QUOTE.match(text, found.end())
+        following = after.group(1) if after is not None else ""
+        if inside and following and following not in _ENDS_STRING:
+            pieces += [text[kept:found.start()], '\\"']
+            kept = found.end()
+        else:
+            inside = not inside
+    return "".join(pieces) + text[kept:] if pieces else None
+
+
 def _salvaged(text: str) -> tuple[str, str] | None:
-    """The line as one record, when a mechanical repair gives one: NUL bytes left out, a stray backslash escaped, or
-    a torn start cut (a record appended after a write that never finished). With what was done, for the title."""
+    """The line as one record, when a mechanical repair gives one: NUL bytes left out, a stray backslash or quote
+    escaped, or a torn start cut (a record appended after a write that never finished). With what was done, for
+    the title."""
     if "\x00" in text and _an_object(mended := text.replace("\x00", "")):
         return mended, "Remove the NUL bytes"
     if _an_object(mended := _BAD_ESCAPE.sub(r"\\\\", text)):
         return mended, "Escape the stray backslash"
+    quoted = _escape_stray_quotes(text)
+    if quoted is not None and (_an_object(quoted) or _an_object(quoted := _BAD_ESCAPE.sub(r"\\\\", quoted))):
+        return quoted, "Escape the stray quotes inside the string"
     for found in re.finditer(r'\{"', text):
         if found.start() and _an_object(text[found.start():]):
             return text[found.start():], "Cut the torn start (the record after it is whole)"
@@ -193,7 +224,12 @@ def _header(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     if "header_line" in data:
         return _move_header(doc, data["header_line"], diagnostic.code)
     if "header_id" in data:
-        edit = replace_value(doc.lines, diagnostic.span.line, ("id",), _json(data["header_id"]))
+        line, value = diagnostic.span.line, _json(data["header_id"])
+        edit = replace_value(doc.lines, line, ("id",), value)
+        if edit is None:  # no `id` at all (another program's first line with `type` "session")
+            members = f'"id":{value}' + (f',"version":{data["header_version"]}' if "header_version" in data else "")
+            found = _insert_members(doc.lines[line], members)
+            edit = TextEdit(Span(line, found[0], line, found[0]), found[1]) if found is not None else None
         return _fix(diagnostic.code, f"Give the header the id {data['header_id']!r}", edit) if edit else None
     if "header" in data:
         return _fix(diagnostic.code, "Insert the session header pi would have written",
@@ -261,8 +297,97 @@ def _missing_ids(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     return _fix(diagnostic.code, title, TextEdit(Span(line, found[0], line, found[0]), found[1]))
 
 
+def _wrong_type(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """ELY033: an entry's `id` gets a fresh string id; a system message's field, what pi reads in its place."""
+    return _id_type(doc, diagnostic) or _system_field(doc, diagnostic)
+
+
+_SYSTEM_LISTS = ("toolsAdded", "toolsRemoved")
+
+
+def _system_field(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """A pi 1.x system message's field with the wrong type. pi reads `toolsAdded ?? []`, `toolsRemoved ?? []` and
+    `sections ?? {}`, so a damaged list or section map goes (pi cannot iterate it: a number or an object throws, a
+    string gives a tool or section per character), as does a tool that is not an object; a section's value that is
+    not a string is written as the text of its JSON (pi would render `1` or `[object Object]`); content that is
+    neither a string nor blocks, which pi throws on, becomes "" (no system text)."""
+    line = diagnostic.span.line
+    text = doc.lines[line]
+    root = jsonscan.scan(text)
+    role = jsonscan.find(root, ("message", "role"))
+    hit = jsonscan.at(text, diagnostic.span.start, root)
+    system = role is not None and jsonscan.string_value(text, role) == "system"
+    if not system or hit is None or hit.start != diagnostic.span.start:
+        return None
+    path = hit.path
+    if path[:1] != ("message",) or len(path) < 2:
+        return None
+    field, rest = path[1], path[2:]
+    name = jsonscan.dotted(path)
+    if field in (*_SYSTEM_LISTS, "sections") and not rest:
+        edit = remove_value(doc.lines, line, path)
+        title = f"Remove `{name}`, which pi cannot read (it reads a missing one as empty)"
+    elif field in _SYSTEM_LISTS and len(rest) == 1 and isinstance(rest[0], int):
+        edit = remove_value(doc.lines, line, path)
+        title = f"Remove `{name}`, which is not a tool"
+    elif field == "sections" and len(rest) == 1:
+        edit = replace_value(doc.lines, line, path, _json(text[hit.start:hit.end]))
+        title = f"Write `{name}` as text"
+    elif field == "content" and not rest:
+        edit = replace_value(doc.lines, line, path, '""')
+        title = "Give the system message empty content, which pi reads as no system text"
+    else:
+        return None
+    return _fix(diagnostic.code, title, edit) if edit is not None else None
+
+
+def _replacement(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """ELY059: a context_edit whose `replacement` pi cannot read. A string is the content meant (what pi's own
+    `appendContextEdit` writes as `{"content": ...}`); anything else says nothing pi can apply (pi sends the target
+    with no content, or throws when it is missing), so the edit goes: the target is sent as the edit before it on
+    the path left it, or with its own content."""
+    line = diagnostic.span.line
+    text = doc.lines[line]
+    found = jsonscan.find(jsonscan.scan(text), ("replacement",))
+    if found is not None and found.kind == "string" and found.complete:
+        edit = replace_value(doc.lines, line, ("replacement",), f'{{"content":{text[found.start:found.end]}}}')
+        return _fix(diagnostic.code, "Write the replacement as {\"content\": ...}", edit) if edit else None
+    return _drop_entry(doc, diagnostic, "Delete this context_edit, whose replacement pi cannot read (its children "
+                       "move up to its parent)")
+
+
+def _keep_calls(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """ELY077: an edit of an assistant message that loses the tool calls whose results stay gets those calls back,
+    after the replacement's own content (an omitting edit keeps just the calls), so every result pi sends has its
+    call and nothing the edit says is lost."""
+    data = diagnostic.data or {}
+    target, calls = data.get("target_line"), data.get("calls")
+    if not isinstance(target, int) or not isinstance(calls, list) or not 0 <= target < len(doc.lines):
+        return None
+    try:
+        edit_entry = msgspec.json.decode(doc.lines[diagnostic.span.line])
+        target_entry = msgspec.json.decode(doc.lines[target])
+    except msgspec.DecodeError:
+        return None
+    message = target_entry.get("message") if isinstance(target_entry, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(edit_entry, dict) or not isinstance(content, list):
+        return None
+    kept = [block for block in content if isinstance(block, dict) and block.get("type") == "toolCall"
+            and block.get("id") in calls]
+    if not kept:
+        return None
+    replacement = edit_entry.get("replacement")
+    said = replacement.get("content") if isinstance(replacement, dict) else None
+    blocks = [{"type": "text", "text": said}] if isinstance(said, str) else said if isinstance(said, list) else []
+    edit = replace_value(doc.lines, diagnostic.span.line, ("replacement",), _json({"content": [*blocks, *kept]}))
+    count = len(kept)
+    return _fix(diagnostic.code, f"Keep the tool call{'s' if count != 1 else ''} {', '.join(map(repr, calls))} in the "
+                "replacement", edit) if edit else None
+
+
 def _id_type(doc: Document, diagnostic: Diagnostic) -> Fix | None:
-    """ELY033 on an entry's `id` (a number, null, an array): a fresh string id; other fields are left to a person."""
+    """ELY033 on an entry's `id` (a number, null, an array): a fresh string id."""
     line = diagnostic.span.line
     found = jsonscan.value_span(doc.lines[line], ("id",))
     if found is None or (found[0], found[1]) != (diagnostic.span.start, diagnostic.span.end):
@@ -273,9 +398,10 @@ def _id_type(doc: Document, diagnostic: Diagnostic) -> Fix | None:
 
 
 NEUTRAL: dict[str, object] = {"content": [], "stopReason": "stop", "summary": "", "thinkingLevel": "off",
-                              "customType": "custom", "name": "", "details": {}}
+                              "customType": "custom", "name": "", "details": {}, "cwd": ""}
 """What a missing required field is given: a value that adds nothing to what the agent sends (no text, a normal
-stop). Fields whose value cannot be guessed (a role, a toolCallId) are left to a person."""
+stop, a header's working directory pi reads as unknown). Fields whose value cannot be guessed (a role, a
+toolCallId) are left to a person."""
 
 
 def _open_call(doc: Document, line: int) -> str | None:
@@ -299,6 +425,10 @@ def _missing_field(doc: Document, diagnostic: Diagnostic) -> Fix | None:
     path = (diagnostic.data or {}).get("missing")
     if not isinstance(path, list) or not path:
         return None
+    if path == ["message"]:
+        # a message entry with no message says nothing; pi keeps it and throws building the context from it
+        return _drop_entry(doc, diagnostic, "Delete this message entry, which has no `message` (its children move up "
+                           "to its parent)")
     line, key = diagnostic.span.line, path[-1]
     value = _open_call(doc, line) if path == ["message", "toolCallId"] else NEUTRAL.get(key)
     role = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message", "role"))
@@ -319,9 +449,8 @@ def _missing_field(doc: Document, diagnostic: Diagnostic) -> Fix | None:
                 TextEdit(Span(line, at, line, at), inserted[1]))
 
 
-def _drop_orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
-    """An orphan result no unanswered call could take: the line goes, and the entries below it hang from its parent,
-    so no other entry leaves the path. Providers reject the result, so the agent could never send it."""
+def _drop_entry(doc: Document, diagnostic: Diagnostic, title: str) -> Fix | None:
+    """The entry's line goes, and the entries below it hang from its parent, so no other entry leaves the path."""
     line = diagnostic.span.line
     model = doc.linked.model
     parent = jsonscan.value_span(doc.lines[line], ("parentId",))
@@ -334,7 +463,12 @@ def _drop_orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
             edit = replace_value(doc.lines, reference.line, reference.path, parent_json)
             if edit is not None:
                 edits.append(edit)
-    return _fix(diagnostic.code, "Delete this orphan tool result (its children move up to its parent)", *edits)
+    return _fix(diagnostic.code, title, *edits)
+
+
+def _drop_orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
+    """An orphan result no unanswered call could take: providers reject it, so the agent could never send it."""
+    return _drop_entry(doc, diagnostic, "Delete this orphan tool result (its children move up to its parent)")
 
 
 def _orphan(doc: Document, diagnostic: Diagnostic) -> Fix | None:
@@ -428,7 +562,7 @@ FIXERS: dict[str, tuple[int, Fixer]] = {
     "ELY005": (1, _final_newline),
     "ELY010": (1, _header), "ELY011": (1, _header_first), "ELY020": (1, _tree_version), "ELY016": (1, _version),
     # phase 2: ids, so that parents can then name them
-    "ELY021": (2, _missing_ids), "ELY033": (2, _id_type), "ELY040": (2, _reid),
+    "ELY021": (2, _missing_ids), "ELY033": (2, _wrong_type), "ELY040": (2, _reid),
     # phase 3: parents
     "ELY042": (3, _reparent), "ELY044": (3, _reparent), "ELY045": (3, _reparent),
     # phase 4: the other references and values
@@ -437,6 +571,7 @@ FIXERS: dict[str, tuple[int, Fixer]] = {
     "ELY050": (4, _suggested("suggested_first_kept", ("firstKeptEntryId",), "Keep the history from {value!r}")),
     "ELY076": (4, _suggested("suggested_first_kept", ("firstKeptEntryId",), "Keep the history from {value!r}")),
     "ELY024": (4, _hook_message),
+    "ELY059": (4, _replacement), "ELY077": (4, _keep_calls),
 }
 SEQ_PHASE = 4
 
