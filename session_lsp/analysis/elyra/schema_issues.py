@@ -176,6 +176,12 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: {reads}, and misbehaves or throws without it; add it "
                        "(for some fields the quick fix, or `session-lsp fix --unsafe-fixes`, writes a neutral value)")
+    if path == ("message", "sections") and _system_field(raw, path) \
+            and isinstance(raw["message"]["sections"], int | float | bool):
+        # pi 1.x reads `Object.entries(sections ?? {})`: a number or boolean has no entries
+        return Finding("ELY033", path, Mark.VALUE,
+                       f"`{name}`: {detail}; pi reads it as no section changes, as if it were absent{_SYSTEM_FIX}",
+                       Severity.WARNING)
     fix = ("; the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh string id" if path == ("id",)
            else _SYSTEM_FIX if _system_field(raw, path) else "; correct the value")
     return Finding("ELY033", path, Mark.VALUE,
