@@ -149,12 +149,13 @@ def _salvaged(text: str) -> tuple[str, str] | None:
         return mended, "Remove the NUL bytes"
     if _an_object(mended := _BAD_ESCAPE.sub(r"\\\\", text)):
         return mended, "Escape the stray backslash"
-    quoted = _escape_stray_quotes(text)
-    if quoted is not None and (_an_object(quoted) or _an_object(quoted := _BAD_ESCAPE.sub(r"\\\\", quoted))):
-        return quoted, "Escape the stray quotes inside the string"
+    # before escaping quotes, which could read a torn start and the record after it as one string
     for found in re.finditer(r'\{"', text):
         if found.start() and _an_object(text[found.start():]):
             return text[found.start():], "Cut the torn start (the record after it is whole)"
+    quoted = _escape_stray_quotes(text)
+    if quoted is not None and (_an_object(quoted) or _an_object(quoted := _BAD_ESCAPE.sub(r"\\\\", quoted))):
+        return quoted, "Escape the stray quotes inside the string"
     return None
 
 
@@ -400,8 +401,24 @@ def _id_type(doc: Document, diagnostic: Diagnostic) -> Fix | None:
 NEUTRAL: dict[str, object] = {"content": [], "stopReason": "stop", "summary": "", "thinkingLevel": "off",
                               "customType": "custom", "name": "", "details": {}, "cwd": ""}
 """What a missing required field is given: a value that adds nothing to what the agent sends (no text, a normal
-stop, a header's working directory pi reads as unknown). Fields whose value cannot be guessed (a role, a
-toolCallId) are left to a person."""
+stop, a header's working directory pi reads as unknown). A message's role comes from the fields only that role has
+(`ROLE_MARKS`), a result's toolCallId from the open calls; a field whose value cannot be told is left to a
+person."""
+
+
+ROLE_MARKS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("toolResult", ("toolCallId", "toolName", "isError")), ("bashExecution", ("command", "output", "cancelled")),
+    ("custom", ("customType", "display")), ("assistant", ("api", "provider", "model", "usage", "stopReason")),
+    ("system", ("sections", "toolsAdded", "toolsRemoved")))
+"""The fields only one message role has: what a message without `role` is, when its fields name one role alone."""
+
+
+def _role(doc: Document, line: int) -> str | None:
+    """The role a message without one has by its fields (pi drops a message whose role it does not know)."""
+    message = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message",))
+    fields = {name for name, _, _, _ in message.members or ()} if message is not None else set()
+    named = [role for role, marks in ROLE_MARKS if fields.intersection(marks)]
+    return named[0] if len(named) == 1 else None
 
 
 def _open_call(doc: Document, line: int) -> str | None:
@@ -430,7 +447,8 @@ def _missing_field(doc: Document, diagnostic: Diagnostic) -> Fix | None:
         return _drop_entry(doc, diagnostic, "Delete this message entry, which has no `message` (its children move up "
                            "to its parent)")
     line, key = diagnostic.span.line, path[-1]
-    value = _open_call(doc, line) if path == ["message", "toolCallId"] else NEUTRAL.get(key)
+    value = _open_call(doc, line) if path == ["message", "toolCallId"] else \
+        _role(doc, line) if path == ["message", "role"] else NEUTRAL.get(key)
     role = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message", "role"))
     if path == ["message", "content"] and role is not None and jsonscan.string_value(doc.lines[line], role) == "system":
         value = ""  # a system message's content is a string: pi 1.6 sends the missing one as ""
