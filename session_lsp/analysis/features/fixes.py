@@ -414,10 +414,13 @@ ROLE_MARKS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def _role(doc: Document, line: int) -> str | None:
-    """The role a message without one has by its fields (pi drops a message whose role it does not know)."""
+    """The role a message without one has by its fields (pi drops a message whose role it does not know); a message
+    with nothing but its content is the user's (a system message carries its sections and tools)."""
     message = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message",))
     fields = {name for name, _, _, _ in message.members or ()} if message is not None else set()
     named = [role for role, marks in ROLE_MARKS if fields.intersection(marks)]
+    if not named and "content" in fields and fields <= {"content", "timestamp"}:
+        return "user"
     return named[0] if len(named) == 1 else None
 
 
