@@ -478,9 +478,13 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
              '^^^^^^^^^^'],
             '4:137: ELY059 [warning] `replacement` must be null (leave the target out) or {"content": string or '
             'blocks}: pi 1.6 sends the target with its content undefined, which providers reject; write one of the two '
-            '(superseded: the context_edit on line 5 edits the same entry later on the path, and pi applies only the '
-            'latest, so this one has no effect)',
-            None),
+            '(the quick fix, or `session-lsp fix --unsafe-fixes`, wraps a string as its content and deletes an edit '
+            'with nothing readable) (superseded: the context_edit on line 5 edits the same entry later on the path, '
+            'and pi applies only the latest, so this one has no effect)',
+            ['- …d":"a0000002","timestamp":"2026-03-01T09:00:03.000Z","targetId":"a0000002","replacement":"Shorter."}',
+             '- …,"id":"a0000004","parentId":"a0000003","timestamp":"2026-03-01T09:00:04.000Z","targetId":"a0000002"}',
+             '+ '
+             '…","timestamp":"2026-03-01T09:00:03.000Z","targetId":"a0000002","replacement":{"content":"Shorter."}}']),
  'ELY060': ('tests/cases/elyra/ELY060-pi1x-entries-damaged-pi073.jsonl',
             2,
             ['2 | '
@@ -633,8 +637,11 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
              '^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^'],
             '5:137: ELY077 [error] this edit replaces the content of the assistant message on line 3, which holds the '
             "tool call(s) 'toolu_01': pi 1.6 still sends their results, now without the calls, and providers reject a "
-            'tool result whose call is missing; keep the tool calls in the replacement',
-            None),
+            'tool result whose call is missing; keep the tool calls in the replacement (quick fix, or `session-lsp fix '
+            '--unsafe-fixes`)',
+            ['- …p":"2026-12-04T06:47:04.000Z","targetId":"b2c3d4e5","replacement":{"content":"I listed the files."}}',
+             '+ …0Z","targetId":"b2c3d4e5","replacement":{"content":[{"type":"text","text":"I listed the '
+             'files."},{"t…']),
  'ELY080': ('tests/cases/elyra/ELY080-bash-exit-code.jsonl',
             3,
             ['3 | '

@@ -47,13 +47,16 @@ class Repaired(msgspec.Struct):
 
 
 def _delivered(sent_json: str | None) -> list[dict[str, Any]]:
-    """The messages of a request that carry content: no synthetic result, no result without its call."""
+    """The messages of a request that carry content: no synthetic result, no result without its call, no message
+    without content (a context_edit whose replacement pi cannot read leaves its target so; providers reject it)."""
     if not sent_json:
         return []
     calls: set[str] = set()
     out: list[dict[str, Any]] = []
     for message in json.loads(sent_json):
         content = message.get("content")
+        if not isinstance(content, str | list):
+            continue
         if message.get("role") == "assistant" and isinstance(content, list):
             calls.update(str(block["id"]) for block in content if isinstance(block, dict)
                          and block.get("type") == "toolCall" and isinstance(block.get("id"), str))
@@ -86,12 +89,31 @@ def _held(message: dict[str, Any], text: str) -> bool:
     return all(json.dumps(piece, ensure_ascii=False)[1:-1] in text for piece in _strings(message.get("content")))
 
 
+def _blocks(content: Any) -> list[Any]:
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+
+
+def _within(message: dict[str, Any], sent: list[dict[str, Any]], left: Counter[str]) -> str | None:
+    """The key of a message still to be matched in `sent`, of the same role, whose content holds every block of
+    `message`'s in order (an edited assistant message that got its tool calls back sends its text and more)."""
+    wanted = [json.dumps(block, sort_keys=True) for block in _blocks(message.get("content"))]
+    for other in sent:
+        key = _key(other)
+        if not left[key] or other.get("role") != message.get("role"):
+            continue
+        have = iter(json.dumps(block, sort_keys=True) for block in _blocks(other.get("content")))
+        if all(block in have for block in wanted):
+            return key
+    return None
+
+
 def lost(damaged: dict[str, Any], fixed: dict[str, Any], fixed_data: bytes) -> tuple[list[str], list[str]]:
-    """Messages of the damaged file's request missing from the fixed file's (as a multiset): those the fixed file
-    no longer holds at all (lost), and those it holds on a branch pi does not resume (off the path: pi 0.73 and 1.6
-    read a tree file with version 0 or 1 as v1 and chain every entry into one line, abandoned branches included,
-    which the fix to version 3 undoes)."""
-    left = Counter(_key(message) for message in _delivered(fixed.get("sent_json")))
+    """Messages of the damaged file's request missing from the fixed file's (as a multiset; a message sent within
+    a larger one counts as sent): those the fixed file no longer holds at all (lost), and those it holds on a
+    branch pi does not resume (off the path: pi 0.73 and 1.6 read a tree file with version 0 or 1 as v1 and chain
+    every entry into one line, abandoned branches included, which the fix to version 3 undoes)."""
+    sent = _delivered(fixed.get("sent_json"))
+    left = Counter(_key(message) for message in sent)
     text = fixed_data.decode("utf-8", "replace")
     gone: list[str] = []
     off_path: list[str] = []
@@ -100,6 +122,8 @@ def lost(damaged: dict[str, Any], fixed: dict[str, Any], fixed_data: bytes) -> t
         shown = f"{message.get('role')}: {json.dumps(message.get('content'))[:60]}"
         if left[key]:
             left[key] -= 1
+        elif (wider := _within(message, sent, left)) is not None:
+            left[wider] -= 1
         elif _held(message, text):
             off_path.append(shown)
         else:

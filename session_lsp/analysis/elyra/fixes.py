@@ -27,6 +27,7 @@ from ..fixing import (
     generic,
     insert_members,
     json_text,
+    remove_value,
     replace_value,
 )
 from ..text import fresh_id
@@ -45,7 +46,12 @@ def _header(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     if "header_line" in data:
         return _move_header(doc, data["header_line"], diagnostic.code)
     if "header_id" in data:
-        edit = replace_value(doc.lines, diagnostic.span.line, ("id",), json_text(data["header_id"]))
+        line, value = diagnostic.span.line, json_text(data["header_id"])
+        edit = replace_value(doc.lines, line, ("id",), value)
+        if edit is None:  # no `id` at all (another program's first line with `type` "session")
+            members = f'"id":{value}' + (f',"version":{data["header_version"]}' if "header_version" in data else "")
+            found = insert_members(doc.lines[line], members)
+            edit = TextEdit(Span(line, found[0], line, found[0]), found[1]) if found is not None else None
         return fix(diagnostic.code, f"Give the header the id {data['header_id']!r}", edit) if edit else None
     if "header" in data:
         return fix(diagnostic.code, "Insert the session header pi would have written",
@@ -109,8 +115,97 @@ def _missing_ids(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     return fix(diagnostic.code, title, TextEdit(Span(line, found[0], line, found[0]), found[1]))
 
 
+def _wrong_type(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """ELY033: an entry's `id` gets a fresh string id; a system message's field, what pi reads in its place."""
+    return _id_type(doc, diagnostic) or _system_field(doc, diagnostic)
+
+
+_SYSTEM_LISTS = ("toolsAdded", "toolsRemoved")
+
+
+def _system_field(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """A pi 1.x system message's field with the wrong type. pi reads `toolsAdded ?? []`, `toolsRemoved ?? []` and
+    `sections ?? {}`, so a damaged list or section map goes (pi cannot iterate it: a number or an object throws, a
+    string gives a tool or section per character), as does a tool that is not an object; a section's value that is
+    not a string is written as the text of its JSON (pi would render `1` or `[object Object]`); content that is
+    neither a string nor blocks, which pi throws on, becomes "" (no system text)."""
+    line = diagnostic.span.line
+    text = doc.lines[line]
+    root = jsonscan.scan(text)
+    role = jsonscan.find(root, ("message", "role"))
+    hit = jsonscan.at(text, diagnostic.span.start, root)
+    system = role is not None and jsonscan.string_value(text, role) == "system"
+    if not system or hit is None or hit.start != diagnostic.span.start:
+        return None
+    path = hit.path
+    if path[:1] != ("message",) or len(path) < 2:
+        return None
+    field, rest = path[1], path[2:]
+    name = jsonscan.dotted(path)
+    if field in (*_SYSTEM_LISTS, "sections") and not rest:
+        edit = remove_value(doc.lines, line, path)
+        title = f"Remove `{name}`, which pi cannot read (it reads a missing one as empty)"
+    elif field in _SYSTEM_LISTS and len(rest) == 1 and isinstance(rest[0], int):
+        edit = remove_value(doc.lines, line, path)
+        title = f"Remove `{name}`, which is not a tool"
+    elif field == "sections" and len(rest) == 1:
+        edit = replace_value(doc.lines, line, path, json_text(text[hit.start:hit.end]))
+        title = f"Write `{name}` as text"
+    elif field == "content" and not rest:
+        edit = replace_value(doc.lines, line, path, '""')
+        title = "Give the system message empty content, which pi reads as no system text"
+    else:
+        return None
+    return fix(diagnostic.code, title, edit) if edit is not None else None
+
+
+def _replacement(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """ELY059: a context_edit whose `replacement` pi cannot read. A string is the content meant (what pi's own
+    `appendContextEdit` writes as `{"content": ...}`); anything else says nothing pi can apply (pi sends the target
+    with no content, or throws when it is missing), so the edit goes: the target is sent as the edit before it on
+    the path left it, or with its own content."""
+    line = diagnostic.span.line
+    text = doc.lines[line]
+    found = jsonscan.find(jsonscan.scan(text), ("replacement",))
+    if found is not None and found.kind == "string" and found.complete:
+        edit = replace_value(doc.lines, line, ("replacement",), f'{{"content":{text[found.start:found.end]}}}')
+        return fix(diagnostic.code, "Write the replacement as {\"content\": ...}", edit) if edit else None
+    return _drop_entry(doc, diagnostic, "Delete this context_edit, whose replacement pi cannot read (its children "
+                       "move up to its parent)")
+
+
+def _keep_calls(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """ELY077: an edit of an assistant message that loses the tool calls whose results stay gets those calls back,
+    after the replacement's own content (an omitting edit keeps just the calls), so every result pi sends has its
+    call and nothing the edit says is lost."""
+    data = diagnostic.data or {}
+    target, calls = data.get("target_line"), data.get("calls")
+    if not isinstance(target, int) or not isinstance(calls, list) or not 0 <= target < len(doc.lines):
+        return None
+    try:
+        edit_entry = msgspec.json.decode(doc.lines[diagnostic.span.line])
+        target_entry = msgspec.json.decode(doc.lines[target])
+    except msgspec.DecodeError:
+        return None
+    message = target_entry.get("message") if isinstance(target_entry, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(edit_entry, dict) or not isinstance(content, list):
+        return None
+    kept = [block for block in content if isinstance(block, dict) and block.get("type") == "toolCall"
+            and block.get("id") in calls]
+    if not kept:
+        return None
+    replacement = edit_entry.get("replacement")
+    said = replacement.get("content") if isinstance(replacement, dict) else None
+    blocks = [{"type": "text", "text": said}] if isinstance(said, str) else said if isinstance(said, list) else []
+    edit = replace_value(doc.lines, diagnostic.span.line, ("replacement",), json_text({"content": [*blocks, *kept]}))
+    count = len(kept)
+    return fix(diagnostic.code, f"Keep the tool call{'s' if count != 1 else ''} {', '.join(map(repr, calls))} in the "
+               "replacement", edit) if edit else None
+
+
 def _id_type(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
-    """ELY033 on an entry's `id` (a number, null, an array): a fresh string id; other fields are left to a person."""
+    """ELY033 on an entry's `id` (a number, null, an array): a fresh string id."""
     line = diagnostic.span.line
     found = jsonscan.value_span(doc.lines[line], ("id",))
     if found is None or (found[0], found[1]) != (diagnostic.span.start, diagnostic.span.end):
@@ -121,9 +216,29 @@ def _id_type(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
 
 
 NEUTRAL: dict[str, object] = {"content": [], "stopReason": "stop", "summary": "", "thinkingLevel": "off",
-                              "customType": "custom", "name": "", "details": {}}
+                              "customType": "custom", "name": "", "details": {}, "cwd": ""}
 """What a missing required field is given: a value that adds nothing to what the agent sends (no text, a normal
-stop). Fields whose value cannot be guessed (a role, a toolCallId) are left to a person."""
+stop, a header's working directory pi reads as unknown). A message's role comes from the fields only that role has
+(`ROLE_MARKS`), a result's toolCallId from the open calls; a field whose value cannot be told is left to a
+person."""
+
+
+ROLE_MARKS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("toolResult", ("toolCallId", "toolName", "isError")), ("bashExecution", ("command", "output", "cancelled")),
+    ("custom", ("customType", "display")), ("assistant", ("api", "provider", "model", "usage", "stopReason")),
+    ("system", ("sections", "toolsAdded", "toolsRemoved")))
+"""The fields only one message role has: what a message without `role` is, when its fields name one role alone."""
+
+
+def _role(doc: FixDoc, line: int) -> str | None:
+    """The role a message without one has by its fields (pi drops a message whose role it does not know); a message
+    with nothing but its content is the user's (a system message carries its sections and tools)."""
+    message = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message",))
+    fields = {name for name, _, _, _ in message.members or ()} if message is not None else set()
+    named = [role for role, marks in ROLE_MARKS if fields.intersection(marks)]
+    if not named and "content" in fields and fields <= {"content", "timestamp"}:
+        return "user"
+    return named[0] if len(named) == 1 else None
 
 
 def _open_call(doc: FixDoc, line: int) -> str | None:
@@ -147,8 +262,13 @@ def _missing_field(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     path = (diagnostic.data or {}).get("missing")
     if not isinstance(path, list) or not path:
         return None
+    if path == ["message"]:
+        # a message entry with no message says nothing; pi keeps it and throws building the context from it
+        return _drop_entry(doc, diagnostic, "Delete this message entry, which has no `message` (its children move up "
+                           "to its parent)")
     line, key = diagnostic.span.line, path[-1]
-    value = _open_call(doc, line) if path == ["message", "toolCallId"] else NEUTRAL.get(key)
+    value = _open_call(doc, line) if path == ["message", "toolCallId"] else \
+        _role(doc, line) if path == ["message", "role"] else NEUTRAL.get(key)
     role = jsonscan.find(jsonscan.scan(doc.lines[line]), ("message", "role"))
     if path == ["message", "content"] and role is not None and jsonscan.string_value(doc.lines[line], role) == "system":
         value = ""  # a system message's content is a string: pi 1.6 sends the missing one as ""
@@ -167,9 +287,8 @@ def _missing_field(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
                 TextEdit(Span(line, at, line, at), inserted[1]))
 
 
-def _drop_orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
-    """An orphan result no unanswered call could take: the line goes, and the entries below it hang from its parent,
-    so no other entry leaves the path. Providers reject the result, so the agent could never send it."""
+def _drop_entry(doc: FixDoc, diagnostic: Diagnostic, title: str) -> Fix | None:
+    """The entry's line goes, and the entries below it hang from its parent, so no other entry leaves the path."""
     line = diagnostic.span.line
     model = doc.linked.model
     parent = jsonscan.value_span(doc.lines[line], ("parentId",))
@@ -182,7 +301,12 @@ def _drop_orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
             edit = replace_value(doc.lines, reference.line, reference.path, parent_json)
             if edit is not None:
                 edits.append(edit)
-    return fix(diagnostic.code, "Delete this orphan tool result (its children move up to its parent)", *edits)
+    return fix(diagnostic.code, title, *edits)
+
+
+def _drop_orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """An orphan result no unanswered call could take: providers reject it, so the agent could never send it."""
+    return _drop_entry(doc, diagnostic, "Delete this orphan tool result (its children move up to its parent)")
 
 
 def _orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
@@ -237,12 +361,13 @@ FIXERS: Fixers = {
     "ELY005": (FILE, generic.final_newline),
     "ELY010": (FILE, _header), "ELY011": (FILE, _header_first), "ELY020": (FILE, _tree_version),
     "ELY016": (FILE, _version),
-    "ELY021": (IDS, _missing_ids), "ELY033": (IDS, _id_type), "ELY040": (IDS, generic.reid),
+    "ELY021": (IDS, _missing_ids), "ELY033": (IDS, _wrong_type), "ELY040": (IDS, generic.reid),
     "ELY042": (PARENTS, _reparent), "ELY044": (PARENTS, _reparent), "ELY045": (PARENTS, _reparent),
     "ELY032": (REFERENCES, _missing_field),
     "ELY070": (REFERENCES, _orphan),
     "ELY050": (REFERENCES, _KEEP_FROM),
     "ELY076": (REFERENCES, _KEEP_FROM),
     "ELY024": (REFERENCES, _hook_message),
+    "ELY059": (REFERENCES, _replacement), "ELY077": (REFERENCES, _keep_calls),
 }
 """Elyra's rules with a fix: the phase it runs in and the fixer."""

@@ -208,9 +208,12 @@ class _Checker:
         session_id = id_in_file_name(options.path) or fresh_id(options.path or "session", model.by_id.__contains__)
         if type(found) is HeaderFacts:
             if found.id is None:
+                data: dict[str, Any] = {"header_id": session_id}
+                if not found.has_version and any(facts[line].has_id for line in model.entry_lines):
+                    # another program's `session` line: pi would read its missing version as v1 and migrate
+                    data["header_version"] = 3
                 self.add("ELY010", first, ("id",), f"the header's `id` is not a string: {consequence}; the quick fix "
-                         f"(or `session-lsp fix --unsafe-fixes`) gives it the id {session_id!r}",
-                         data={"header_id": session_id})
+                         f"(or `session-lsp fix --unsafe-fixes`) gives it the id {session_id!r}", data=data)
             elif first > 0:
                 self._header_not_first(first, lines)
             return
@@ -222,7 +225,7 @@ class _Checker:
         if model.header_line is not None:
             problem += f" (the one on line {model.header_line + 1} comes too late)"
             fix = "the quick fix (or `session-lsp fix --unsafe-fixes`) moves it to the first line"
-            data: dict[str, Any] = {"header_line": model.header_line}
+            data = {"header_line": model.header_line}
         else:
             fix = "the quick fix (or `session-lsp fix --unsafe-fixes`) writes a header as pi would"
             data = {"header": self._header(session_id)}
@@ -489,11 +492,13 @@ class _Checker:
             return
         names = ", ".join(dict.fromkeys(repr(call_id) for _, call_id in orphans))
         how = "omits" if omits else "replaces the content of"
-        repair = "point targetId at another entry" if omits else "keep the tool calls in the replacement"
+        repair = ("point targetId at another entry, or keep the tool calls in a replacement" if omits
+                  else "keep the tool calls in the replacement") + " (quick fix, or `session-lsp fix --unsafe-fixes`)"
         self.add("ELY077", line, ("targetId",) if omits else ("replacement",),
                  f"this edit {how} the assistant message on line {target + 1}, which holds the tool call(s) {names}: "
                  f"{self.release.name} still sends their results, now without the calls, and providers reject a "
                  f"tool result whose call is missing; {repair}",
+                 data={"target_line": target, "calls": list(dict.fromkeys(call_id for _, call_id in orphans))},
                  related=((target, ("id",), "the assistant message whose calls go"),
                           *((result, ("message", "toolCallId"), "a result sent without its call")
                             for result, _ in orphans[:_RELATED_LIMIT])))

@@ -176,10 +176,28 @@ def finding_for(issue: validate.SchemaIssue, raw: dict[str, Any], tree: bool) ->
         return Finding("ELY032", path, Mark.MISSING,
                        f"required field `{name}` is missing: {reads}, and misbehaves or throws without it; add it "
                        "(for some fields the quick fix, or `session-lsp fix --unsafe-fixes`, writes a neutral value)")
+    if path == ("message", "sections") and _system_field(raw, path) \
+            and isinstance(raw["message"]["sections"], int | float | bool):
+        # pi 1.x reads `Object.entries(sections ?? {})`: a number or boolean has no entries
+        return Finding("ELY033", path, Mark.VALUE,
+                       f"`{name}`: {detail}; pi reads it as no section changes, as if it were absent{_SYSTEM_FIX}",
+                       Severity.WARNING)
     fix = ("; the quick fix (or `session-lsp fix --unsafe-fixes`) gives the entry a fresh string id" if path == ("id",)
-           else "; correct the value")
+           else _SYSTEM_FIX if _system_field(raw, path) else "; correct the value")
     return Finding("ELY033", path, Mark.VALUE,
                    f"`{name}`: {detail}; pi's code assumes the documented type and misbehaves or throws{fix}")
+
+
+_SYSTEM_FIX = ("; correct the value, or let the quick fix (or `session-lsp fix --unsafe-fixes`) write what pi reads "
+               "in its place")
+_SYSTEM_FIELDS = frozenset({"content", "sections", "toolsAdded", "toolsRemoved"})
+
+
+def _system_field(raw: dict[str, Any], path: Path) -> bool:
+    """A pi 1.x system message's field whose wrong value the fix replaces by what pi reads in its place."""
+    message = raw.get("message")
+    return (len(path) >= 2 and path[0] == "message" and path[1] in _SYSTEM_FIELDS and isinstance(message, dict)
+            and message.get("role") == "system")
 
 
 def _bad_replacement(absent: bool) -> Finding:
@@ -187,7 +205,10 @@ def _bad_replacement(absent: bool) -> Finding:
         return Finding("ELY059", ("type",), Mark.VALUE,
                        "context_edit without `replacement`: pi 1.6 reads `replacement.content` of undefined and "
                        "throws when it builds the context from this path; add `\"replacement\": null` (leave the "
-                       "target out) or `{\"content\": ...}`")
+                       "target out) or `{\"content\": ...}`, or delete the edit (quick fix, or `session-lsp fix "
+                       "--unsafe-fixes`)")
     return Finding("ELY059", ("replacement",), Mark.VALUE,
                    "`replacement` must be null (leave the target out) or {\"content\": string or blocks}: pi 1.6 "
-                   "sends the target with its content undefined, which providers reject; write one of the two")
+                   "sends the target with its content undefined, which providers reject; write one of the two (the "
+                   "quick fix, or `session-lsp fix --unsafe-fixes`, wraps a string as its content and deletes an edit "
+                   "with nothing readable)")

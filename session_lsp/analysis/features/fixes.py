@@ -10,8 +10,9 @@ package's `fixes.py`, with the repairs every format shares in `fixing.generic`),
 repairs (`Format.renumbered`). This module applies them and names no rule.
 
 What no fixer does: drop a line the agent would have read. A line is deleted only when the agent cannot read it
-either (a torn last line, a line that is not an object, a blank line); an entry the agent reads is relinked, never
-removed.
+either (a torn last line, a line that is not an object, a blank line) or cannot use it (an orphan tool result no
+provider accepts, a message entry without a message, a context_edit whose replacement pi cannot read: pi throws on
+the last two or sends nothing from them); an entry the agent reads is relinked, never removed.
 """
 
 from __future__ import annotations

@@ -22,9 +22,11 @@ from .edits import (
     insert_line_after,
     insert_members,
     json_text,
+    remove_value,
     replace_line,
     replace_value,
 )
 
 __all__ = ["FILE", "IDS", "LINES", "PARENTS", "REFERENCES", "Fix", "FixDoc", "Fixer", "Fixers", "TextEdit",
-           "delete_line", "fix", "insert_line_after", "insert_members", "json_text", "replace_line", "replace_value"]
+           "delete_line", "fix", "insert_line_after", "insert_members", "json_text", "remove_value",
+           "replace_line", "replace_value"]

@@ -62,16 +62,47 @@ def _an_object(text: str) -> bool:
         return False
 
 
+_QUOTE_OR_ESCAPE = re.compile(r'\\.|"', re.DOTALL)
+_AFTER_QUOTE = re.compile(r"[ \t]*(.?)", re.DOTALL)
+_ENDS_STRING = frozenset(",:}]")
+"""What may follow a string's closing quote in an object line (spaces skipped): anything else means the quote is
+inside the string."""
+
+
+def _escape_stray_quotes(text: str) -> str | None:
+    """The line with every quote inside a string escaped where what follows it cannot follow a string's end (a hand
+    edit's `"say "hi""`); None when there is none."""
+    pieces: list[str] = []
+    kept = 0
+    inside = False
+    for found in _QUOTE_OR_ESCAPE.finditer(text):
+        if found.group() != '"':
+            continue
+        after = _AFTER_QUOTE.match(text, found.end())
+        following = after.group(1) if after is not None else ""
+        if inside and following and following not in _ENDS_STRING:
+            pieces += [text[kept:found.start()], '\\"']
+            kept = found.end()
+        else:
+            inside = not inside
+    return "".join(pieces) + text[kept:] if pieces else None
+
+
 def salvage(text: str) -> tuple[str, str] | None:
-    """The line as one record, when a mechanical repair gives one: NUL bytes left out, a stray backslash escaped, or
-    a torn start cut (a record appended after a write that never finished). With what was done, for the title."""
+    """The line as one record, when a mechanical repair gives one: NUL bytes left out, a stray backslash or quote
+    escaped, or a torn start cut (a record appended after a write that never finished). With what was done, for
+    the title."""
     if "\x00" in text and _an_object(mended := text.replace("\x00", "")):
         return mended, "Remove the NUL bytes"
     if _an_object(mended := _BAD_ESCAPE.sub(r"\\\\", text)):
         return mended, "Escape the stray backslash"
+    # before escaping quotes, which could read a torn start and the record after it as one string
     for found in re.finditer(r'\{"', text):
         if found.start() and _an_object(text[found.start():]):
             return text[found.start():], "Cut the torn start (the record after it is whole)"
+    quoted = _escape_stray_quotes(text)
+    if quoted is not None and (_an_object(quoted) or _an_object(quoted := _BAD_ESCAPE.sub(r"\\\\", quoted))):
+        return quoted, "Escape the stray quotes inside the string"
     return None
 
 
