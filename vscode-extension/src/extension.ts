@@ -23,6 +23,7 @@ import { COMPRESSED_SELECTOR, registerCompressed } from "./compressed";
 import { ContextProvider, contextUri } from "./contextDocument";
 import { SessionTreeProvider } from "./treeView";
 import { SessionStatus } from "./status";
+import { userSettings } from "./userSettings";
 
 const SECTION = "sessionLsp";
 const SELECTOR = [
@@ -136,6 +137,16 @@ class Session implements vscode.Disposable {
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationFailedHandler: () => false,
       errorHandler: this.errorHandler(launch.description),
+      middleware: {
+        workspace: {
+          // only the settings the user set: a contributed default must not override a configuration file's value
+          configuration: async (params, token, next) => {
+            const answers = await next(params, token);
+            if (!Array.isArray(answers)) return answers;
+            return params.items.map((item, index) => (item.section === SECTION ? this.userSettings(item.scopeUri) : answers[index]));
+          },
+        },
+      },
     };
     const client = new LanguageClient(SECTION, "Session LSP", serverOptions, clientOptions);
     try {
@@ -182,6 +193,12 @@ class Session implements vscode.Disposable {
         return { action: CloseAction.DoNotRestart, handled: true };
       },
     };
+  }
+
+  private userSettings(scopeUri: string | undefined): Record<string, unknown> {
+    const config = vscode.workspace.getConfiguration(SECTION, scopeUri ? vscode.Uri.parse(scopeUri) : undefined);
+    const contributed = this.context.extension.packageJSON?.contributes?.configuration?.properties ?? {};
+    return userSettings(SECTION, Object.keys(contributed), (name) => config.inspect(name));
   }
 
   private async discover(): Promise<Discovery> {
