@@ -148,6 +148,20 @@ def run(count: int = claude_mutants.MUTANTS) -> list[Repaired]:
     return out
 
 
+def fixed_contexts(count: int = claude_mutants.MUTANTS) -> list[tuple[str, Any, Any]]:
+    """(mutant, what session-lsp's `context` predicts, what Claude Code sent) for every fixed file it resumed."""
+    made, _, fixed_data, resumed = cases(count)
+    results = claude_oracle.run(resumed)[len(made):]
+    out: list[tuple[str, Any, Any]] = []
+    for mutant, data, result in zip(made, fixed_data, results, strict=True):
+        session = (ROOT / mutant.seed).stem
+        real = claude_suite.sent(result, session, data)
+        if real is not None:
+            predicted = claude_suite.predict(data, session, claude_suite.resumed_at(result, session, data))
+            out.append((mutant.name, predicted.messages, real))
+    return out
+
+
 def table(results: Sequence[Repaired]) -> str:
     """Mutants, fixes, repaired, still erroring, refused, lost content; then the kinds where anything is left."""
     rows = ["| Claude Code | mutants | fixes applied | repaired | still erroring | refused after the fix | "

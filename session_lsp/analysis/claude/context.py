@@ -7,7 +7,8 @@ with. Every rule here was seen in the requests of the real CLI (tests/conformanc
 - the user-side records between two assistant messages are one user message: string content stays a string when it
   is alone, else each part is a text block and every text block but the last gets "\\n"; attachments rendered with
   `renderedRole: "user"` go first; those rendered as `"system"` are one system message after it, each text without
-  its <system-reminder> wrapper, joined by blank lines; a history whose first turn has none gets an empty one;
+  its <system-reminder> wrapper, joined by blank lines (sent as a user message when it follows a response
+  directly: the turn's user record is gone); a history whose first turn has none gets an empty one;
 - a task notification is wrapped in the notice Claude Code puts around background events;
 - a tool_use with no tool_result on the chain is dropped (and a response left with only thinking with it), except
   at the very end, where Claude Code answers it with an interrupted-call result; a tool_result without its call is
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 import msgspec
@@ -512,6 +514,10 @@ def _finish(out: list[_Message]) -> list[_Message]:
         else:  # a response's calls go last, after its thinking and text, whatever the chain's order
             message.content = ([b for b in message.content if b.get("type") != "tool_use"]
                                + [b for b in message.content if b.get("type") == "tool_use"])
+    for previous, message in pairwise(out):
+        if message.role == "system" and previous.role == "assistant":
+            message.role = "user"  # with no user message of its turn before it, Claude Code sends it as the user's
+            message.notes.append("system attachments that follow a response directly: sent as a user message")
     first = next((n for n, message in enumerate(out) if message.role == "user"), None)
     if first is not None and (first + 1 == len(out) or out[first + 1].role != "system"):
         empty = _Message("system", None)

@@ -23,11 +23,9 @@ from . import fixes
 from .facts import LineState
 from .line_pass import analyze_line
 from .link_pass import link
-from .names import ROLLOUT, session_id_in_file_name
+from .names import ROLLOUT, UUID, thread_in_name
 from .releases import DEFAULT_RELEASE, RELEASES
 from .schema import LINE_TYPES, Line
-
-_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 _DANGLING: dict[str, tuple[str, str]] = {
     "call_id": ("call with this call_id", "CDX020"),
@@ -36,7 +34,7 @@ _DANGLING: dict[str, tuple[str, str]] = {
 
 
 def _parent_candidates(thread: str, path: str) -> list[str]:
-    if not re.fullmatch(_UUID, thread) or thread[14] != "7":
+    if not re.fullmatch(UUID, thread) or thread[14] != "7":
         return []
     millis = int(thread.replace("-", "")[:12], 16)
     folder = path.rpartition("/")[0]
@@ -120,7 +118,7 @@ class CodexFormat(plain.Quiet):
         return None
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
-        return session_id_in_file_name(path)
+        return thread_in_name(path)
 
     def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(), frozenset()

@@ -1,4 +1,5 @@
-"""Repairs of Codex rollouts: the fixers of the CDX rules (`Format.fixers`).
+"""The repairs of Codex rollouts: the fixers of the CDX rules (`FIXERS`, the face's `fixers`; CDX002, a glued
+line, is split by the fixer every format shares).
 
 The real Codex 0.171.0 is the judge (tests/conformance/codex_repair.py resumes every fixed mutant with it): a fix
 gives Codex back what the damage hid from it (a session_meta moved to the top or rebuilt, a value of the type it
@@ -20,17 +21,22 @@ import msgspec
 from .. import jsonscan
 from ..diagnostics import Diagnostic, Span
 from ..fixing import (
+    FILE,
+    IDS,
+    LINES,
+    PARENTS,
+    REFERENCES,
     Fix,
     FixDoc,
     Fixer,
     Fixers,
     TextEdit,
     delete_line,
-    fix,
+    generic,
     json_text,
     replace_value,
 )
-from ..fixing.generic import salvage, utf8
+from ..fixing import fix as rule_fix
 from ..jsonscan import Path
 from ..lines import LineKind, decode
 from . import schema as s
@@ -38,15 +44,14 @@ from .context import aborted_output
 from .facts import Facts
 from .line_pass import RFC3339
 from .model import CodexModel
-from .names import session_id_in_file_name
+from .names import UUID, thread_in_name, time_in_name
 from .releases import DEFAULT_RELEASE
 
 CLI_VERSION = f"{DEFAULT_RELEASE}.0"
 """What a rebuilt session_meta says wrote it: the release whose behaviour the rules state."""
 ORIGINATOR = "codex_exec"
-_NAME_TIME = re.compile(r"rollout-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_THREAD = re.compile(rf'"thread_id"\s*:\s*"({_UUID.pattern})"')
+_UUID = re.compile(UUID)
+_THREAD = re.compile(rf'"thread_id"\s*:\s*"({UUID})"')
 _MISSING = object()
 
 
@@ -90,12 +95,6 @@ def _time_near(doc: FixDoc, line: int) -> str | None:
             if isinstance(found, str) and RFC3339.match(found):
                 return found
     return None
-
-
-def _name_time(path: str | None) -> str | None:
-    """The time in a rollout's file name (Codex names it in local time; read as UTC)."""
-    found = _NAME_TIME.search(path or "")
-    return None if found is None else f"{found.group(1)}T{found.group(2)}:{found.group(3)}:{found.group(4)}.000Z"
 
 
 def _cut(lines: Sequence[str], line: int) -> TextEdit:
@@ -147,10 +146,10 @@ def _unreadable_line(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """CDX001: the line made one record again where a mechanical repair does it (NUL bytes removed, a torn start
     cut); else deleted, as Codex skips it when it resumes."""
     line = diagnostic.span.line
-    mended = salvage(doc.lines[line])
+    mended = generic.salvage(doc.lines[line])
     if mended is not None:
-        return fix(diagnostic.code, mended[1], TextEdit(Span(line, 0, line, len(doc.lines[line])), mended[0]))
-    return fix(diagnostic.code, "Delete the line Codex cannot read (it skips it when it resumes)",
+        return rule_fix(diagnostic.code, mended[1], TextEdit(Span(line, 0, line, len(doc.lines[line])), mended[0]))
+    return rule_fix(diagnostic.code, "Delete the line Codex cannot read (it skips it when it resumes)",
                     _cut(doc.lines, line))
 
 
@@ -159,7 +158,7 @@ def _skipped_line(what: str) -> Fixer:
         line = diagnostic.span.line
         if line == len(doc.lines) - 1 and doc.lines[line] == "":
             return None
-        return fix(diagnostic.code, f"Delete this {what} (Codex skips it)", _cut(doc.lines, line))
+        return rule_fix(diagnostic.code, f"Delete this {what} (Codex skips it)", _cut(doc.lines, line))
     return fixer
 
 
@@ -173,7 +172,7 @@ def _file_uses_ordinals(doc: FixDoc) -> bool:
 def _thread_id(doc: FixDoc, payload: dict[str, Any]) -> str | None:
     """The thread's id: the one in the file name (Codex finds a rollout by it), else the session_meta's own, else
     the `thread_id` its other records carry (token usage, thread settings)."""
-    named = session_id_in_file_name(doc.options.path)
+    named = thread_in_name(doc.options.path)
     if named is not None:
         return named
     for key in ("id", "session_id"):
@@ -205,7 +204,7 @@ def _meta_value(doc: FixDoc, key: str, record: dict[str, Any], payload: dict[str
     if key == "timestamp":
         stamp = record.get("timestamp")
         return stamp if isinstance(stamp, str) and RFC3339.match(stamp) else (
-            _time_near(doc, 0) or _name_time(doc.options.path) or _MISSING)
+            _time_near(doc, 0) or time_in_name(doc.options.path) or _MISSING)
     if key == "cwd":
         return _cwd(doc)
     if key == "originator":
@@ -224,7 +223,7 @@ def _repair_meta(doc: FixDoc, code: str, record: dict[str, Any]) -> Fix | None:
     if not isinstance(payload, dict):
         rebuilt = _rebuilt_meta(doc)
         edit = None if rebuilt is None else _set(text, 0, (), "payload", json_text(rebuilt[1]))
-        return fix(code, "Rebuild the session_meta's payload from what the rollout says", edit) \
+        return rule_fix(code, "Rebuild the session_meta's payload from what the rollout says", edit) \
             if edit is not None else None
     edits: list[TextEdit] = []
     added: list[str] = []
@@ -267,14 +266,14 @@ def _repair_meta(doc: FixDoc, code: str, record: dict[str, Any]) -> Fix | None:
         named.append("the line's ordinal")
     if not edits:
         return None
-    return fix(code, f"Repair the session_meta ({', '.join(named)}, from what the file says)", *edits)
+    return rule_fix(code, f"Repair the session_meta ({', '.join(named)}, from what the file says)", *edits)
 
 
 def _rebuilt_meta(doc: FixDoc) -> tuple[str, dict[str, Any]] | None:
     """A minimal session_meta line for a rollout that lost its own: the thread id and time of the file name, the
     cwd of its first turn_context."""
     thread = _thread_id(doc, {})
-    stamp = _time_near(doc, -1) or _name_time(doc.options.path)
+    stamp = _time_near(doc, -1) or time_in_name(doc.options.path)
     if thread is None or stamp is None:
         return None
     payload: dict[str, Any] = {"id": thread, "session_id": thread, "timestamp": stamp, "cwd": _cwd(doc),
@@ -293,7 +292,7 @@ def _session_meta(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     later = (diagnostic.data or {}).get("line")
     lines = doc.lines
     if isinstance(later, int) and 0 < later < len(lines):
-        return fix(diagnostic.code, f"Move the session_meta from line {later + 1} to the first line",
+        return rule_fix(diagnostic.code, f"Move the session_meta from line {later + 1} to the first line",
                         TextEdit(Span(0, 0, 0, 0), lines[later].strip() + "\n"), delete_line(lines, later))
     first = _object(lines[0]) if lines else None
     if first is not None and first.get("type") == "session_meta":
@@ -304,7 +303,7 @@ def _session_meta(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     if rebuilt is None:
         return None
     said = rebuilt[1]
-    return fix(diagnostic.code, f"Insert a session_meta rebuilt from what the rollout says (thread {said['id']}, "
+    return rule_fix(diagnostic.code, f"Insert a session_meta rebuilt from what the rollout says (thread {said['id']}, "
                     f"started {said['timestamp']}, cwd {said['cwd']})", TextEdit(Span(0, 0, 0, 0), rebuilt[0] + "\n"))
 
 
@@ -343,7 +342,7 @@ def _point_output(doc: FixDoc, code: str, output: int, call: int) -> Fix | None:
     if call_id is None:
         return None
     edit = _set(doc.lines[output], output, ("payload",), "call_id", json_text(call_id))
-    return fix(code, f"Point the output on line {output + 1} at the call on line {call + 1} ({call_id!r}), the "
+    return rule_fix(code, f"Point the output on line {output + 1} at the call on line {call + 1} ({call_id!r}), the "
                     "call left without output", edit) if edit is not None else None
 
 
@@ -363,7 +362,7 @@ def _orphan_output(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     call = model.calls.get(f.call_id)
     if call is not None and not model.records[call].facts.readable:
         return None  # its call comes back once the call's own line is repaired
-    return fix(diagnostic.code, "Delete this output (Codex drops it on resume: its call is not in the history)",
+    return rule_fix(diagnostic.code, "Delete this output (Codex drops it on resume: its call is not in the history)",
                     _cut(doc.lines, line))
 
 
@@ -381,7 +380,7 @@ def _call_without_output(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     new: dict[str, Any] = {"timestamp": record.get("timestamp"), "type": "response_item",
                            "payload": aborted_output(payload)}
     end = len(doc.lines[line])
-    return fix(diagnostic.code, "Add the \"aborted\" output Codex sends for this call on resume",
+    return rule_fix(diagnostic.code, "Add the \"aborted\" output Codex sends for this call on resume",
                     TextEdit(Span(line, end, line, end), "\n" + json_text(new)))
 
 
@@ -464,7 +463,7 @@ _NEUTRAL_TITLES = {"arguments": "no arguments", "input": "no input", "output": "
 def _repair_item(doc: FixDoc, code: str, line: int, record: dict[str, Any]) -> Fix | None:
     payload = record.get("payload")
     if not isinstance(payload, dict):
-        return fix(code, "Delete this record: its payload is not an object, so nothing on it can be read "
+        return rule_fix(code, "Delete this record: its payload is not an object, so nothing on it can be read "
                         "(Codex skips it)", _cut(doc.lines, line))
     kind = payload.get("type")
     cls = s.ITEM_KINDS.get(kind) if isinstance(kind, str) else None
@@ -499,7 +498,7 @@ def _repair_item(doc: FixDoc, code: str, line: int, record: dict[str, Any]) -> F
         edits.append(insert)
     if not edits or not _fits(fixed, s.ResponseItem):
         return None
-    return fix(code, "Give Codex a value it reads: " + "; ".join(said), *edits)
+    return rule_fix(code, "Give Codex a value it reads: " + "; ".join(said), *edits)
 
 
 def _infer_kind(doc: FixDoc, payload: dict[str, Any]) -> str | None:
@@ -532,7 +531,7 @@ def _unknown_kind(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     if record.get("type") == "response_item":
         kind = _infer_kind(doc, payload)
         edit = None if kind is None else replace_value(doc.lines, line, ("payload", "type"), json_text(kind))
-        return fix(diagnostic.code, f"Read it as a `{kind}` (its fields are a {kind}'s)", edit) \
+        return rule_fix(diagnostic.code, f"Read it as a `{kind}` (its fields are a {kind}'s)", edit) \
             if edit is not None else None
     if record.get("type") != "compacted":
         return None
@@ -572,7 +571,7 @@ def _replacement_items(doc: FixDoc, code: str, line: int, payload: dict[str, Any
     if not edits or len(dropped) > 1:
         return None  # two removals in one list would overlap; one at a time (the fix runs again)
     what = "; ".join([*retyped, *(f"remove item {i}, which Codex cannot send (and its metadata)" for i in dropped)])
-    return fix(code, f"Repair the replacement_history: {what}", *edits)
+    return rule_fix(code, f"Repair the replacement_history: {what}", *edits)
 
 
 def _unreadable_record(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
@@ -590,7 +589,7 @@ def _unreadable_record(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
         return _repair_item(doc, diagnostic.code, line, record)
     if "payload" in record and not isinstance(payload, dict) and isinstance(tag, str) and tag in s.PAYLOADS \
             and s.PAYLOADS[tag] is not Any:
-        return fix(diagnostic.code, f"Delete this {tag} record: its payload is not an object (Codex skips it)",
+        return rule_fix(diagnostic.code, f"Delete this {tag} record: its payload is not an object (Codex skips it)",
                         _cut(doc.lines, line))
     if tag == "compacted" and isinstance(payload, dict):
         return _replacement_items(doc, diagnostic.code, line, payload)
@@ -600,9 +599,9 @@ def _unreadable_record(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
 def _timestamp(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """CDX008: the time of the nearest record written before it (or after it)."""
     line = diagnostic.span.line
-    stamp = _time_near(doc, line) or _name_time(doc.options.path)
+    stamp = _time_near(doc, line) or time_in_name(doc.options.path)
     edit = None if stamp is None else _set(doc.lines[line], line, (), "timestamp", json_text(stamp))
-    return fix(diagnostic.code, f"Set the timestamp to {stamp} (the nearest record's time)", edit) \
+    return rule_fix(diagnostic.code, f"Set the timestamp to {stamp} (the nearest record's time)", edit) \
         if edit is not None else None
 
 
@@ -647,7 +646,7 @@ def _metadata_length(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
         edit = _insert_item(doc.lines[line], line, ("payload", "replacement_history_metadata"), at, len(metadata),
                             "{}")
         title = f"Add an empty metadata entry for replacement_history item {at} (Codex reads it)"
-    return fix(diagnostic.code, f"{title}, so that Codex applies the compaction", edit) \
+    return rule_fix(diagnostic.code, f"{title}, so that Codex applies the compaction", edit) \
         if edit is not None else None
 
 
@@ -746,25 +745,25 @@ def _renumber(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     if not edits:
         return None
     count = len(edits)
-    return fix(diagnostic.code, f"Number the records in line order ({count} ordinal{'s' if count != 1 else ''}"
+    return rule_fix(diagnostic.code, f"Number the records in line order ({count} ordinal{'s' if count != 1 else ''}"
                     " change)", *edits)
 
 
 FIXERS: Fixers = {
-    # phase 0: lines Codex cannot read
-    "CDX009": (0, utf8),
-    "CDX001": (0, _unreadable_line),
-    "CDX003": (0, _skipped_line("line, which holds no record")),
-    "CDX004": (0, _skipped_line("blank line")),
-    # phase 1: the session_meta Codex requires first
-    "CDX010": (1, _session_meta),
-    # phase 2: values Codex cannot read (an ordinal that is not a whole number too: its line comes back before
-    # calls are paired)
-    "CDX005": (2, _unreadable_record), "CDX007": (2, _unknown_kind), "CDX008": (2, _timestamp),
-    "CDX040": (2, _metadata_length), "CDX030": (2, _renumber),
-    # phase 3: calls and their outputs
-    "CDX020": (3, _orphan_output), "CDX021": (3, _call_without_output),
-    # phase 4: ordinals, once no line is added or removed
-    "CDX031": (4, _renumber), "CDX032": (4, _renumber), "CDX033": (4, _renumber),
+    # LINES: lines Codex cannot read
+    "CDX009": (LINES, generic.utf8),
+    "CDX001": (LINES, _unreadable_line),
+    "CDX003": (LINES, _skipped_line("line, which holds no record")),
+    "CDX004": (LINES, _skipped_line("blank line")),
+    # FILE: the session_meta Codex requires first
+    "CDX010": (FILE, _session_meta),
+    # IDS: values Codex cannot read (an ordinal that is not a whole number too: its line comes back before calls
+    # are paired)
+    "CDX005": (IDS, _unreadable_record), "CDX007": (IDS, _unknown_kind), "CDX008": (IDS, _timestamp),
+    "CDX040": (IDS, _metadata_length), "CDX030": (IDS, _renumber),
+    # PARENTS: calls and their outputs
+    "CDX020": (PARENTS, _orphan_output), "CDX021": (PARENTS, _call_without_output),
+    # REFERENCES: ordinals, once no line is added or removed
+    "CDX031": (REFERENCES, _renumber), "CDX032": (REFERENCES, _renumber), "CDX033": (REFERENCES, _renumber),
 }
 """Codex's rules with a fix: the phase it runs in and the fixer."""
