@@ -10,14 +10,10 @@ from functools import cache
 from conformance import claude_mutants, claude_repair
 from conformance.repair import Repaired
 
-UNREPAIRED = {
-    "empty-file": "the file holds no record at all (CCD050): Claude Code finds no conversation to resume, and no fix "
-                  "can give it one without inventing it",
-    "garbage-file": "no line is a record (CCD050): the fix cuts the lines Claude Code cannot read either, and what is "
-                    "left is an empty file, which Claude Code cannot resume",
-}
-"""Claude Code mutant kinds that `fix --unsafe-fixes` does not repair (check still reports an error), with why;
-the proof still requires that no message is lost for them."""
+UNREPAIRED: dict[str, str] = {}
+"""Claude Code mutant kinds that `fix --unsafe-fixes` does not repair (check still reports an error), with why
+(none left: the empty and all-garbage files get the record Claude Code resumes an empty history from); the proof
+still requires that no message is lost for a kind listed here."""
 
 
 @cache
@@ -54,8 +50,8 @@ def test_the_fixes_did_something() -> None:
     assert glued and all(r.fixes for r in glued)
 
 
-REPAIRED_BY_CLAUDE_FIXES = ("parent-dangling", "parent-dangling-timed", "parent-null", "missing-field", "delete-record",
-                            "tool-result-id", "tool-result-removed", "tool-use-removed", "tool-result-record-deleted",
+REPAIRED_BY_CLAUDE_FIXES = ("empty-file", "garbage-file", "parent-dangling", "parent-dangling-timed", "parent-null",
+                            "missing-field", "delete-record", "tool-result-id", "tool-result-removed", "tool-use-removed", "tool-result-record-deleted",
                             "torn-glued", "torn-last-message", "torn-mid-line", "unknown-type")
 """The kinds that kept an error before Claude Code's fixers (analysis/claude/fixes.py) were written."""
 

@@ -1306,7 +1306,8 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
             '1:1: CCD050 [error] the file holds no conversation Claude Code can resume: `claude --resume` exits with '
             "'No conversation found with session ID: ...' and sends nothing; add a user prompt record (completion "
             'offers one), or `session-lsp new --format claude` prints a session to start from',
-            None),
+            ['+ '
+             '{"parentUuid":null,"isSidechain":false,"type":"system","subtype":"informational","content":"","isMet…']),
  'CDX001': ('tests/cases/codex/CDX001-torn-line.jsonl',
             7,
             ['7 | '

@@ -14,7 +14,10 @@ rule codes, and its own, each giving the file back what Claude Code 2.1.332 read
   the end of a session: in the record written for its result when that is still there, else in a new record below
   the call, through which the chain goes on.
 
-- a thinking block after text or a call of its response (CCD043) goes first, as the API requires.
+- a thinking block after text or a call of its response (CCD043) goes first, as the API requires;
+- a file with no record Claude Code resumes from (CCD050: empty, or nothing left once the lines it cannot read are
+  cut) gets the one record it resumes from with an empty history, a `system` `informational` record with no content
+  (seen with the real CLI: `--resume` then sends the new prompt alone), so nothing the model reads is invented.
 
 The phases keep them apart: lines first, then parents (the pairing depends on the chain), then orphan results
 (relinked or dropped), and last the results written for calls still open.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
@@ -32,6 +36,7 @@ import msgspec
 from .. import jsonscan
 from ..diagnostics import Diagnostic, Span
 from ..fixing import (
+    FILE,
     LINES,
     PARENTS,
     REFERENCES,
@@ -49,6 +54,7 @@ from ..fixing import (
 )
 from .context import INTERRUPTED
 from .model import CHAIN_TAGS, ClaudeModel, Record, result_paths, use_paths
+from .names import session_id_in_file_name
 from .session import ClaudeSession
 
 ENVELOPE = ("userType", "entrypoint", "cwd", "sessionId", "version", "gitBranch", "agentId")
@@ -277,6 +283,36 @@ def _fresh_uuid(model: ClaudeModel, seed: str) -> str:
     return str(uuid.UUID(bytes=hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()[:16], version=4))
 
 
+def _no_conversation(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+    """CCD050: the record Claude Code resumes an empty history from, first in the file, with the session id the file
+    name gives (Claude Code finds the session by it; else the one its records carry) and the time of its first
+    record (else of the fix, when the caller gives one, else the Unix epoch)."""
+    model = _model(doc)
+    if model is None:
+        return None
+    said: dict[str, str] = {}
+    for text in doc.lines[:_LOOKED_AT]:
+        try:
+            record = msgspec.json.decode(text)
+        except (msgspec.DecodeError, RecursionError):
+            continue
+        for key in ("sessionId", "timestamp") if isinstance(record, dict) else ():
+            if isinstance(record.get(key), str):
+                said.setdefault(key, record[key])
+    session = session_id_in_file_name(doc.options.path) or said.get("sessionId") \
+        or _fresh_uuid(model, f"session/{doc.options.path}")
+    now = datetime.fromtimestamp((doc.options.now or 0.0) / 1000, tz=UTC).isoformat(timespec="milliseconds")
+    record = {"parentUuid": None, "isSidechain": False, "type": "system", "subtype": "informational", "content": "",
+              "isMeta": False, "level": "info", "timestamp": said.get("timestamp", now.replace("+00:00", "Z")),
+              "uuid": _fresh_uuid(model, f"resume/{session}"), "sessionId": session}
+    return fix(diagnostic.code, "Insert the record Claude Code resumes an empty history from (a system record with "
+               "no content)", TextEdit(Span(0, 0, 0, 0), json_text(record) + "\n"))
+
+
+_LOOKED_AT = 1000
+"""How many lines the CCD050 fix reads for a session id and a time (a file without a conversation is bookkeeping)."""
+
+
 def _result_record(model: ClaudeModel, index: int) -> Record | None:
     """The record Claude Code wrote for this call's result, still on the chain without it: a user record naming the
     call's record by `sourceToolAssistantUUID`, its content a list."""
@@ -390,6 +426,7 @@ UNANSWERED = REFERENCES + 1
 
 FIXERS: Fixers = {
     "CCD001": (LINES, _torn),
+    "CCD050": (FILE, _no_conversation),
     "CCD003": (LINES, generic.drop_line("line, which holds no record")),
     "CCD004": (LINES, generic.drop_line("blank line")),
     "CCD005": (LINES, generic.lf),
