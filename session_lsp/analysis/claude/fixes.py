@@ -262,16 +262,9 @@ def _orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
             return None
         return fix(diagnostic.code, "Remove this tool result, whose call is gone (Claude Code drops it too)",
                         TextEdit(Span(line, cut[0], line, cut[1]), ""))
-    parent = jsonscan.value_span(doc.lines[line], ("parentUuid",))
-    parent_json = doc.lines[line][parent[0]:parent[1]] if parent is not None else "null"
-    edits = [delete_line(doc.lines, line)]
-    for reference in model.references_to(line):
-        if reference.field == "parentUuid" and reference.line != line:
-            edit = replace_value(doc.lines, reference.line, reference.path, parent_json)
-            if edit is not None:
-                edits.append(edit)
     return fix(diagnostic.code, "Delete this record, whose tool result has lost its call (Claude Code drops it "
-                    "too; the records below it hang from its parent)", *edits)
+               "too; the records below it hang from its parent)",
+               *generic.unlink_line(doc.lines, line, "parentUuid", model.references_to(line)))
 
 
 def _fresh_uuid(model: ClaudeModel, seed: str) -> str:

@@ -291,17 +291,9 @@ def _drop_entry(doc: FixDoc, diagnostic: Diagnostic, title: str) -> Fix | None:
     """The entry's line goes, and the entries below it hang from its parent, so no other entry leaves the path."""
     line = diagnostic.span.line
     model = doc.linked.model
-    parent = jsonscan.value_span(doc.lines[line], ("parentId",))
     if model is None:
         return None
-    parent_json = doc.lines[line][parent[0]:parent[1]] if parent is not None else "null"
-    edits = [delete_line(doc.lines, line)]
-    for reference in model.references_to(line):
-        if reference.field == "parentId" and reference.line != line:
-            edit = replace_value(doc.lines, reference.line, reference.path, parent_json)
-            if edit is not None:
-                edits.append(edit)
-    return fix(diagnostic.code, title, *edits)
+    return fix(diagnostic.code, title, *generic.unlink_line(doc.lines, line, "parentId", model.references_to(line)))
 
 
 def _drop_orphan(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:

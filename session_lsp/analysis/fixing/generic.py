@@ -6,12 +6,15 @@ its own rule codes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
+from .. import jsonscan
 from ..detect import leading_trim
 from ..diagnostics import Diagnostic, Span
 from ..lines import LineKind, split_glued
+from ..results import Reference
 from ..text import fresh_id
 from .edits import Fix, FixDoc, Fixer, TextEdit, delete_line, fix, json_text, replace_line, replace_value
 
@@ -175,3 +178,17 @@ def reid(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     title = f"Give this entry the fresh id {new!r}" + (f" and update the {moved} line{'s' if moved != 1 else ''} "
                                                        "written after it" if moved else "")
     return fix(diagnostic.code, title, *edits)
+
+
+def unlink_line(lines: Sequence[str], line: int, parent_field: str, references: Iterable[Reference]) -> list[TextEdit]:
+    """The line deleted, and the lines whose `parent_field` names its entry (`references`: what the model says names
+    the line) given its own parent instead, so no other entry leaves the path."""
+    parent = jsonscan.value_span(lines[line], (parent_field,))
+    parent_json = lines[line][parent[0]:parent[1]] if parent is not None else "null"
+    edits = [delete_line(lines, line)]
+    for reference in references:
+        if reference.field == parent_field and reference.line != line:
+            edit = replace_value(lines, reference.line, reference.path, parent_json)
+            if edit is not None:
+                edits.append(edit)
+    return edits
