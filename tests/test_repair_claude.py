@@ -50,9 +50,10 @@ def test_the_fixes_did_something() -> None:
     assert glued and all(r.fixes for r in glued)
 
 
-REPAIRED_BY_CLAUDE_FIXES = ("empty-file", "garbage-file", "parent-dangling", "parent-dangling-timed", "parent-null",
-                            "missing-field", "delete-record", "tool-result-id", "tool-result-removed", "tool-use-removed", "tool-result-record-deleted",
-                            "torn-glued", "torn-last-message", "torn-mid-line", "unknown-type")
+REPAIRED_BY_CLAUDE_FIXES = (
+    "empty-file", "garbage-file", "parent-dangling", "parent-dangling-timed", "parent-null", "missing-field",
+    "delete-record", "tool-result-id", "tool-result-removed", "tool-use-removed", "tool-result-record-deleted",
+    "torn-glued", "torn-last-message", "torn-mid-line", "unknown-type")
 """The kinds that kept an error before Claude Code's fixers (analysis/claude/fixes.py) were written."""
 
 
