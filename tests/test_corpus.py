@@ -4,6 +4,7 @@ generator's sessions, each checked end to end through `analyze`."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
 from collections import Counter
@@ -164,3 +165,19 @@ def test_the_copied_corpus_is_byte_for_byte_what_its_manifest_records() -> None:
     present = {str(path.relative_to(CORPUS)): hashlib.sha256(path.read_bytes()).hexdigest()
                for path in sorted(CORPUS.rglob("*.jsonl"))}
     assert present == recorded
+
+
+def test_check_of_the_corpus_with_defaults_prints_only_what_needs_attention(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The glued lines SOURCES.md names are all that `check` prints by default; the information and hints (a
+    usage count missing, a run resumed after it stopped mid-tool, the leaf) are only counted in the summary."""
+    from session_lsp import cli
+
+    status = cli.main(["check", "-j", "1", "--output-format", "json", str(CORPUS)])
+    items = json.loads(capsys.readouterr().out)
+    assert status == cli.EXIT_FOUND
+    assert sorted((item["path"], item["line"], item["code"]) for item in items) == sorted(
+        (str(CORPUS / relative), line, "ELY002") for relative, lines in GLUED.items() for line in lines)
+    cli.main(["check", "-j", "1", str(CORPUS)])
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert ": 2 errors, 0 warnings, " in summary and "below --min-severity warning not shown" in summary
