@@ -40,12 +40,18 @@ class TwoPassAnalyzer:
         self.options = options
         self._face = face
         self._line_pass = face.line_pass(options)
+        self._file_pass = face.file_pass(options)
         self._line_state = face.line_state(options)
 
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info, self._line_state)
 
     def lines(self, texts: Iterable[str]) -> Iterator[LineResult]:
+        if self._file_pass is not None:
+            return self._file_pass(texts, self.info, self._line_state)
+        return self._each(texts)
+
+    def _each(self, texts: Iterable[str]) -> Iterator[LineResult]:
         line_pass, info, state = self._line_pass, self.info, self._line_state
         for text in texts:
             yield line_pass(text, info, state)

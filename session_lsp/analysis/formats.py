@@ -12,7 +12,7 @@ Detection lives here too: it asks every format in turn whether a file's first JS
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -26,6 +26,8 @@ from .results import LineResult, Linked, Options, Session
 
 LinePass = Callable[[str, FormatInfo, Any], LineResult]
 """A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
+FilePass = Callable[[Iterable[str], FormatInfo, Any], Iterator[LineResult]]
+"""A format's line pass over a file's lines in order, with the same arguments: what `LinePass` gives each line."""
 
 
 class Format(Protocol):
@@ -102,6 +104,11 @@ class Format(Protocol):
         ...
 
     def line_pass(self, options: Options) -> LinePass: ...
+
+    def file_pass(self, options: Options) -> FilePass | None:
+        """The line pass of a whole file in one loop, for a format whose call a line would cost as much as the
+        work of most lines; None: `line_pass` is called on each line."""
+        ...
 
     def line_state(self, options: Options) -> object:
         """A fresh state for the line pass of one file (it knows whether lines get titles: `options.titles`)."""
@@ -182,7 +189,7 @@ FORMATS: Mapping[Kind, Format] = {
 }
 """Every `Kind`'s face; detection asks them in this order."""
 
-__all__ = ["FORMATS", "Format", "LinePass", "Session", "detect", "format_for", "with_releases"]
+__all__ = ["FORMATS", "FilePass", "Format", "LinePass", "Session", "detect", "format_for", "with_releases"]
 
 
 def with_releases() -> list[Format]:

@@ -6,7 +6,7 @@ inherits what it has no structure for from."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -63,6 +63,10 @@ class Quiet:
                              f"({self.agent} {rows[0] if rows else 'none'}; known: {', '.join(rows)})")
         return older[-1], (f"{self.agent} {version} is not a release session-lsp knows: it is read as {self.agent} "
                            f"{older[-1]}, the newest known release older than it")
+
+    def file_pass(self, options: Options) -> Callable[[Iterable[str], FormatInfo, Any], Iterator[LineResult]] | None:
+        """No loop of its own: the document calls the line pass on each line."""
+        return None
 
 
 class NoSession:

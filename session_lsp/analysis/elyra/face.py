@@ -4,7 +4,7 @@ editor offers) asks this object."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -18,7 +18,7 @@ from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
 from . import editing, fixes
 from .bom import bom_issue
-from .line_pass import LineState, analyze_line, line_title
+from .line_pass import LineState, analyze_line, analyze_lines, line_title
 from .link_pass import id_in_file_name, link, relink
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, Line
@@ -90,6 +90,9 @@ class ElyraFormat(plain.Quiet):
 
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
         return partial(analyze_line, release=release(options.pi_version), line_end=True)
+
+    def file_pass(self, options: Options) -> Callable[[Iterable[str], FormatInfo, Any], Iterator[LineResult]]:
+        return partial(analyze_lines, release=release(options.pi_version))
 
     def line_state(self, options: Options) -> LineState:
         return LineState(options.titles)

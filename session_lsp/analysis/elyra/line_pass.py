@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import msgspec
@@ -89,33 +90,63 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
     read as JSON only."""
     if state is None:
         state = LineState()
-    result = None
     if len(text) > MAX_DEPTH and too_deep(text):
-        result = _slow(text, info, release, state)
-    else:
+        return _ended(text, _slow(text, info, release, state), line_end)
+    try:
+        line = _DECODER.decode(text)
+    except msgspec.DecodeError:
+        return _ended(text, _slow(text, info, release, state), line_end)
+    except UnicodeEncodeError:
+        # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
+        return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release, line_end)
+    if line.__class__ is _MESSAGE_ENTRY:
+        plain = _plain_message(line, info, release, state)
+        if plain is not None:
+            return _ended(text, _LineResult(_OBJECT, plain) if not state.titles else
+                          line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared)), line_end)
+    return _ended(text, _full(text, line, info, release, state), line_end)
+
+
+def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
+                  release: PiRelease = RELEASES[DEFAULT_RELEASE]) -> Iterator[LineResult]:
+    """`analyze_line` of each of a file's lines (`line_end` set), in one loop: most lines of a file pi wrote are
+    plain messages, read here without a call a line to get to `_plain_message`; any other line takes
+    `analyze_line`'s way."""
+    decode, limit, plain_message = _DECODER.decode, MAX_DEPTH, _plain_message
+    entry_class, plain_result, kind = _MESSAGE_ENTRY, _LineResult, _OBJECT
+    for text in texts:
+        if len(text) > limit and too_deep(text):
+            yield analyze_line(text, info, state, release, True)
+            continue
         try:
-            line = _DECODER.decode(text)
-        except msgspec.DecodeError:
-            result = _slow(text, info, release, state)
-        except UnicodeEncodeError:
-            # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
-            return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release, line_end)
-        else:
-            if line.__class__ is _MESSAGE_ENTRY:
-                plain = _plain_message(line, info, release, state)
-                if plain is not None:
-                    result = _LineResult(_OBJECT, plain) if not state.titles else \
-                        line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared))
-                    if not line_end or text[-1:] != "\r":
-                        return result
-            if result is None:
-                findings: list[Finding] = []
-                if line.type == "message":
-                    facts = _entry(line, info, findings, release, state)
-                    result = line_result(_OBJECT, facts, to_issues(text, findings) if findings else (),
-                                         entry_title(line, facts, state.shared) if state.titles else "")
-                else:
-                    result = _object(text, line, info, findings, release, state)
+            line = decode(text)
+        except (msgspec.DecodeError, UnicodeEncodeError):
+            yield analyze_line(text, info, state, release, True)
+            continue
+        if line.__class__ is entry_class and not state.titles:
+            plain = plain_message(line, info, release, state)
+            if plain is None:
+                yield _ended(text, _full(text, line, info, release, state), True)
+            elif text[-1:] != "\r":
+                yield plain_result(kind, plain)
+            else:
+                yield _ended(text, plain_result(kind, plain), True)
+            continue
+        yield analyze_line(text, info, state, release, True)
+
+
+def _full(text: str, line: Any, info: FormatInfo, release: PiRelease, state: LineState) -> LineResult:
+    """A decoded line through every rule of its type."""
+    findings: list[Finding] = []
+    if line.type == "message":
+        facts = _entry(line, info, findings, release, state)
+        return line_result(_OBJECT, facts, to_issues(text, findings) if findings else (),
+                           entry_title(line, facts, state.shared) if state.titles else "")
+    return _object(text, line, info, findings, release, state)
+
+
+def _ended(text: str, result: LineResult, line_end: bool) -> LineResult:
+    """`result`, with ELY026 when `line_end` asks for it and the line is an entry ending with `\r`."""
     if line_end and text[-1:] == "\r" and result.kind is _OBJECT:
         end = len(text)
         return msgspec.structs.replace(result, issues=(*result.issues, LineIssue("ELY026", end - 1, end, _CRLF)))
