@@ -228,18 +228,26 @@ class SessionProtocol(LanguageServerProtocol):
 
     def _send_encoded(self, msg_id: int | str | None, result: Encoded) -> None:
         """The response around `result`'s parts, which are written as they are (never joined into one copy)."""
+        self._write(b'{"jsonrpc":"2.0","id":' + msgspec.json.encode(msg_id) + b',"result":', result.parts)
+
+    def notify_encoded(self, method: str, params: msgspec.Struct) -> None:
+        """A notification whose params msgspec encodes (pygls's `notify` has cattrs unstructure them first)."""
+        self._write(b'{"jsonrpc":"2.0","method":' + msgspec.json.encode(method) + b',"params":',
+                    [msgspec.json.encode(params)])
+
+    def _write(self, before: bytes, parts: list[Buffer]) -> None:
+        """One message: `before`, the parts of its last member's value, and the closing brace."""
         if self.writer is None:
-            logger.error("cannot send the result: no transport")
+            logger.error("cannot send the message: no transport")
             return
-        before = b'{"jsonrpc":"2.0","id":' + msgspec.json.encode(msg_id) + b',"result":'
-        length = len(before) + sum(memoryview(part).nbytes for part in result.parts) + 1
+        length = len(before) + sum(memoryview(part).nbytes for part in parts) + 1
         header = (f"Content-Length: {length}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
                   .encode("ascii") if self._include_headers else b"")
         try:
-            for piece in (header + before, *result.parts, b"}"):
+            for piece in (header + before, *parts, b"}"):
                 self.writer.write(piece)  # type: ignore[arg-type]  # pygls's writers pass any bytes-like object on
         except BrokenPipeError:
-            logger.exception("cannot send the result: the client is gone")
+            logger.exception("cannot send the message: the client is gone")
             raise
 
     @lsp_method(types.INITIALIZE)
@@ -299,6 +307,9 @@ class SessionServer(LanguageServer):
         """Where documents are built, edited and read, so a long analysis never stalls the event loop."""
         self._background: set[asyncio.Task[None]] = set()
         self._stopped = False
+
+    def publish_diagnostics(self, params: convert.WirePublish) -> None:
+        self.protocol.notify_encoded(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """pygls's, with our reader; the status the `exit` notification asks for (0 after `shutdown`, else 1) is

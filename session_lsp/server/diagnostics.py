@@ -10,8 +10,6 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TypeVar
 
-from lsprotocol import types
-
 from ..analysis import Diagnostic, Document
 from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding
@@ -29,7 +27,7 @@ def shown(doc: Document, rules: RuleFilter) -> list[Diagnostic]:
     return [d for d in rules.apply(doc.diagnostics()) if d.code not in HIDDEN]
 
 
-def for_client(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> list[types.Diagnostic]:
+def for_client(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> list[convert.WireDiagnostic]:
     return convert.diagnostics(doc.lines, uri, shown(doc, rules), encoding)
 
 
@@ -53,7 +51,7 @@ class Host(Protocol):
     def encoding(self) -> Encoding: ...
     async def settings_loaded(self) -> None: ...
     async def run(self, fn: Callable[..., T], *args: Any) -> T: ...
-    def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None: ...
+    def publish_diagnostics(self, params: convert.WirePublish) -> None: ...
     def settle_later(self, entry: OpenDocument) -> None: ...
 
 
@@ -96,9 +94,9 @@ class Publisher:
             items = await server.run(for_client, entry.doc, entry.uri, rules, server.encoding)
         if entry.closed or version != entry.latest or rules != server.rules_for(entry.uri):
             return  # a newer publish follows
-        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(entry.uri, items, version=version))
+        server.publish_diagnostics(convert.WirePublish(entry.uri, items, version))
         server.settle_later(entry)
 
     def clear(self, uri: str) -> None:
         self.cancel(uri)
-        self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+        self.server.publish_diagnostics(convert.WirePublish(uri, []))

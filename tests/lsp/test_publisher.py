@@ -13,23 +13,24 @@ from lsprotocol import types
 from session_lsp.analysis import Document
 from session_lsp.analysis.rule_filter import RuleFilter
 from session_lsp.server.app import SessionServer
+from session_lsp.server.convert import WirePublish
 from session_lsp.server.settings import Settings
 
 URI = "file:///work/s.jsonl"
 TEXT = '{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}\n{"type":"x"\n'
 
 
-def published_after(reload: Settings) -> tuple[list[types.PublishDiagnosticsParams], bool]:
+def published_after(reload: Settings) -> tuple[list[WirePublish], bool]:
     """Publish the document's diagnostics while `reload` is applied in the middle of computing them: what was
     published, and whether another publish is scheduled."""
 
-    async def scenario() -> tuple[list[types.PublishDiagnosticsParams], bool]:
+    async def scenario() -> tuple[list[WirePublish], bool]:
         server = SessionServer()
         server.protocol.client_capabilities = types.ClientCapabilities()  # pushes, as Eglot takes them
         server.protocol.server_capabilities = types.ServerCapabilities(
             position_encoding=types.PositionEncodingKind.Utf16)
-        sent: list[types.PublishDiagnosticsParams] = []
-        server.text_document_publish_diagnostics = sent.append  # type: ignore[method-assign,assignment]
+        sent: list[WirePublish] = []
+        server.publish_diagnostics = sent.append  # type: ignore[method-assign,assignment]
         server.settle_later = lambda entry: None  # type: ignore[method-assign]
         await server.settings_changed(Settings(RuleFilter()))
         entry = server.store.add(URI, 1)

@@ -28,7 +28,6 @@ from ...analysis.payload_types import (
 from ...analysis.rule_filter import RuleFilter
 from ...analysis.text import Encoding
 from ...files import NotReadable, read_uncompressed, unusable
-from .. import convert
 from ..app import Encoded, SessionServer
 from ..diagnostics import for_client
 from ..documents import Releases, read_file
@@ -46,7 +45,7 @@ def _uri(params: Any) -> str:
 
 
 def _analysis(doc: Document, uri: str, rules: RuleFilter, encoding: Encoding) -> Encoded:
-    diagnostics = msgspec.json.encode(convert.to_json(for_client(doc, uri, rules, encoding), list[types.Diagnostic]))
+    diagnostics = msgspec.json.encode(for_client(doc, uri, rules, encoding))
     before, after = around_last(AnalyzeFileResult(doc.format.label, doc.format.kind.value, doc.format.version,
                                                   msgspec.Raw(diagnostics), msgspec.Raw(b"null")))
     return Encoded([before, *features.encode_tree(doc), after])

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import msgspec
 from lsprotocol import types
 
-from ..app import SessionServer
+from ..app import Encoded, SessionServer
+from ..convert import WireDiagnostic
 from ..diagnostics import for_client, result_id
 
 OPTIONS = types.DiagnosticOptions(identifier="session-lsp", inter_file_dependencies=False,
                                   workspace_diagnostics=False)
 
 
-async def diagnostic(ls: SessionServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+class FullReport(msgspec.Struct, rename="camel", omit_defaults=True):
+    """A `RelatedFullDocumentDiagnosticReport` as its JSON (see `convert.WireDiagnostic`)."""
+
+    kind: str
+    items: list[WireDiagnostic]
+    result_id: str | None = None
+
+
+async def diagnostic(ls: SessionServer,
+                     params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport | Encoded:
     entry = ls.store.get(params.text_document.uri)
     if entry is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
@@ -24,7 +35,7 @@ async def diagnostic(ls: SessionServer, params: types.DocumentDiagnosticParams) 
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
         items = await ls.run(for_client, entry.doc, entry.uri, ls.rules_for(entry.uri), ls.encoding)
     ls.settle_later(entry)
-    return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=rid)
+    return Encoded([msgspec.json.encode(FullReport("full", items, rid))])
 
 
 def register(server: SessionServer) -> None:
