@@ -1,7 +1,8 @@
 """`session-lsp check FILE` beside the real pi 1.6 resuming the same file (SessionManager.open, then
-buildSessionContext), both as whole processes, paired and alternating, on a 100,000-entry file that pi 1.6 wrote
-itself: benchmarks/generate.py's Elyra session replayed through pi's own append API (pi_session.mjs), cached in
-benchmarks/out/. pi runs under `timeout -s KILL`: it spins forever on some inputs.
+buildSessionContext) and beside the floor of a Python line pass (decode_floor.py), as whole processes, alternating,
+on a 100,000-entry file that pi 1.6 wrote itself: benchmarks/generate.py's Elyra session replayed through pi's own
+append API (pi_session.mjs), cached in benchmarks/out/.
+pi runs under `timeout -s KILL`: it spins forever on some inputs.
 
 Needs the releases of the conformance suite: `bash tests/conformance/install.sh`.
 
@@ -72,6 +73,16 @@ def session_lsp(path: Path) -> float:
     return took
 
 
+FLOOR = Path(__file__).resolve().parent / "decode_floor.py"
+
+
+def floor(path: Path) -> float:
+    """decode_floor.py on the file: the least a line pass in Python around msgspec costs, as a whole process."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, str(FLOOR), str(path)], stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="pairs of runs (default 5)")
@@ -87,18 +98,20 @@ def main() -> None:
     print(f"{path}: {len(data) / 1e6:.1f} MB, {lines} lines, written by pi {RELEASE}")
     ours: list[float] = []
     theirs: list[float] = []
+    floors: list[float] = []
     loads: list[float] = []
     loaded = ""
+
+    def pi_load() -> None:
+        nonlocal loaded
+        took, loaded = pi("load", path)
+        theirs.append(took)
+
+    runs = [lambda: ours.append(session_lsp(path)), pi_load, lambda: floors.append(floor(path))]
     for turn in range(args.repeat):
         loads.append(os.getloadavg()[0])
-        if turn % 2:  # alternate which goes first, so neither always meets a warm or a cold cache
-            ours.append(session_lsp(path))
-            took, loaded = pi("load", path)
-            theirs.append(took)
-        else:
-            took, loaded = pi("load", path)
-            theirs.append(took)
-            ours.append(session_lsp(path))
+        for run in runs[turn % 3:] + runs[:turn % 3]:  # each goes first in turn: none always meets a warm cache
+            run()
     if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
         raise SystemExit(f"pi {RELEASE} changed {path} while loading it")
     print(f"pi loaded {loaded}; load average {min(loads):.2f}-{max(loads):.2f}; best and median of {args.repeat}")
@@ -107,6 +120,10 @@ def main() -> None:
           f"median {statistics.median(theirs):.2f} s")
     print(f"ratio session-lsp / pi: {min(ours) / min(theirs):.2f} (best), "
           f"{statistics.median(ours) / statistics.median(theirs):.2f} (median)")
+    print(f"the floor (decode_floor.py: start-up, reading, one typed decode a line, nothing else): "
+          f"best {min(floors):.2f} s, median {statistics.median(floors):.2f} s; "
+          f"/ pi: {min(floors) / min(theirs):.2f} (best), {statistics.median(floors) / statistics.median(theirs):.2f} "
+          "(median)")
 
 
 if __name__ == "__main__":
