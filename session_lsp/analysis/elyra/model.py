@@ -334,7 +334,16 @@ class ElyraModel:
         pre = array("i", [NONE]) * size
         end = array("i", [NONE]) * size
         if len(self.roots) == 1 and not self.branch_points:
-            order = [self.roots[0]]
+            entries = self.entry_lines
+            total, first = len(entries), self.roots[0]
+            chain = array("i", range(first, first + total - 1))
+            if entries[-1] - first + 1 == total and parent[first + 1 : first + total] == chain:
+                # each entry's parent is the line above it (a file pi wrote and never branched): the file order is
+                # the tree's, and positions are depths, set at C speed
+                pre[first : first + total] = array("i", range(total))
+                end[first : first + total] = array("i", [total]) * total
+                return list(entries), pre, end, pre
+            order = [first]
             child = first_child[order[0]]
             while child != NONE:
                 order.append(child)
