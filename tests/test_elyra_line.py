@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from session_lsp.analysis.detect import FormatInfo, Kind
 from session_lsp.analysis.diagnostics import Severity
 from session_lsp.analysis.elyra.facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
-from session_lsp.analysis.elyra.line_pass import JUNK_FACTS, NULL_FACTS, analyze_line
+from session_lsp.analysis.elyra.line_pass import JUNK_FACTS, NULL_FACTS, LineState, analyze_line, analyze_lines
 from session_lsp.analysis.elyra.releases import RELEASES
-from session_lsp.analysis.lines import LineKind
+from session_lsp.analysis.lines import MAX_DEPTH, LineKind, decode
 from session_lsp.analysis.registry import rule
 from session_lsp.analysis.text import split_lines
 
@@ -441,3 +441,25 @@ def test_plain_message_guard_reads_lines_as_the_full_pass(release: str, monkeypa
         taken = sum(1 for text, result in zip(lines, guarded, strict=True)
                     if '"type":"message"' in text and not result.issues)
         assert taken > 500  # the guard is exercised, not only its fallback
+
+
+DEEP_BUT_SHORT = [
+    "[" * 600,  # nests past MAX_DEPTH, never closes
+    '{"type":"custom","x":' + "[" * 1000,  # past msgspec's own recursion limit: a RecursionError, not a crash
+    "[" * 513 + "1" + "]" * 511,  # one bracket short of valid
+    '{"a":[' * 10 + "[" * 500 + "1",  # 520 levels of objects and arrays, cut off
+]
+
+
+@pytest.mark.parametrize("text", DEEP_BUT_SHORT, ids=lambda text: f"{len(text)}-chars")
+def test_a_line_too_short_to_be_valid_json_that_deep_is_decoded_before_it_is_measured(text: str) -> None:
+    """Only a line longer than 2 * MAX_DEPTH + 1 can be valid JSON nested past MAX_DEPTH, so only such a line is
+    measured before the decoder reads it: a shorter one that nests that deep is invalid, the decoder refuses it,
+    and the slow path reads it exactly as it did when every line was measured first (`lines.decode`)."""
+    assert len(text) <= 2 * MAX_DEPTH + 1
+    expected = decode(text)
+    assert expected.kind is LineKind.INVALID
+    alone = analyze_line(text, V3)
+    assert alone.kind is LineKind.INVALID and [issue.code for issue in alone.issues] == ["ELY001"]
+    assert expected.error in alone.issues[0].message
+    assert list(analyze_lines([text], V3, LineState())) == [analyze_line(text, V3, line_end=True)]

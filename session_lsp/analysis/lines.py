@@ -49,6 +49,14 @@ def too_deep(line: str, limit: int = MAX_DEPTH) -> bool:
     return max(_depths(line), default=0) > limit
 
 
+def may_decode_too_deep(line: str) -> bool:
+    """Whether the decoder could read `line` as JSON nested deeper than MAX_DEPTH, so that it must not be given it:
+    valid JSON that deep holds more than MAX_DEPTH brackets that open and as many that close. A shorter line that
+    nests that deep is invalid JSON, which the decoder refuses (a DecodeError, or a RecursionError past its own
+    limit) before the slow path measures it; most lines of a session are shorter, and are not counted at all."""
+    return len(line) > 2 * MAX_DEPTH + 1 and too_deep(line)
+
+
 def first_past(line: str, limit: int) -> int | None:
     """The column of the first array or object that opens more than `limit` levels deep (outside strings)."""
     if line.count("[") + line.count("{") <= limit:

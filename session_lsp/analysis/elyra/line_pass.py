@@ -20,7 +20,7 @@ from .. import validate
 from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
-from ..lines import MAX_DEPTH, Decoded, LineKind, decode, glue_point, overflowing_numbers, too_deep
+from ..lines import MAX_DEPTH, Decoded, LineKind, decode, glue_point, may_decode_too_deep, overflowing_numbers, too_deep
 from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
@@ -90,11 +90,11 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
     read as JSON only."""
     if state is None:
         state = LineState()
-    if len(text) > MAX_DEPTH and too_deep(text):
+    if may_decode_too_deep(text):
         return _ended(text, _slow(text, info, release, state), line_end)
     try:
         line = _DECODER.decode(text)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return _ended(text, _slow(text, info, release, state), line_end)
     except UnicodeEncodeError:
         # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
@@ -112,15 +112,15 @@ def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
     """`analyze_line` of each of a file's lines (`line_end` set), in one loop: most lines of a file pi wrote are
     plain messages, read here without a call a line to get to `_plain_message`; any other line takes
     `analyze_line`'s way."""
-    decode, limit, plain_message = _DECODER.decode, MAX_DEPTH, _plain_message
+    decode, limit, plain_message = _DECODER.decode, 2 * MAX_DEPTH + 1, _plain_message
     entry_class, plain_result, kind = _MESSAGE_ENTRY, _LineResult, _OBJECT
     for text in texts:
-        if len(text) > limit and too_deep(text):
+        if len(text) > limit and too_deep(text):  # may_decode_too_deep, without a call for the many shorter lines
             yield analyze_line(text, info, state, release, True)
             continue
         try:
             line = decode(text)
-        except (msgspec.DecodeError, UnicodeEncodeError):
+        except (msgspec.DecodeError, UnicodeEncodeError, RecursionError):
             yield analyze_line(text, info, state, release, True)
             continue
         if line.__class__ is entry_class and not state.titles:
@@ -240,11 +240,11 @@ def line_title(text: str, result: LineResult, state: LineState) -> str | None:
     """The title `analyze_line` gives a line it reads on its fast path, made from the facts it made then (`result`):
     the server names lines only once the first diagnostics are out. None for any other line: the caller runs the
     whole line pass."""
-    if result.kind is not _OBJECT or too_deep(text):
+    if result.kind is not _OBJECT or may_decode_too_deep(text):
         return None
     try:
         line = _DECODER.decode(text)
-    except (msgspec.DecodeError, UnicodeEncodeError):
+    except (msgspec.DecodeError, UnicodeEncodeError, RecursionError):
         return None
     if line.type == "session":
         return header_title(line)
