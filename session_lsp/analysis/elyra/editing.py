@@ -16,13 +16,10 @@ from ..results import LineResult, Options
 from .facts import EntryFacts
 from .model import ElyraModel
 from .releases import release
-from .schema import SUMMARY_ROLES, Line
+from .schema import RENAMED_WITH_ID, SUMMARY_ROLES, Line
 
 RECENT = 40
 """How many entries above the cursor reference completion offers."""
-
-RENAMED_WITH_ID = ("parentId", "targetId", "fromId", "firstKeptEntryId")
-"""The fields that name another entry by its id as is: a rename of that id changes them too."""
 
 KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
     "mimeType": (("image/png", "image/jpeg", "image/gif", "image/webp"), "image type"),
