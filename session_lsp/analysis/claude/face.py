@@ -131,7 +131,7 @@ class ClaudeFormat(plain.Quiet):
         return ""
 
     def sample(self, now: datetime) -> list[str]:
-        from .editing import sample
+        from .sample import sample
         return sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:

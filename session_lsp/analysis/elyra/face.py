@@ -155,7 +155,7 @@ class ElyraFormat(plain.Quiet):
         return unknown_to_target(container, key, value, options)
 
     def sample(self, now: datetime) -> list[str]:
-        from .editing import sample
+        from .sample import sample
         return sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:

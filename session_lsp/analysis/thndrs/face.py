@@ -127,7 +127,7 @@ class ThndrsFormat(plain.Quiet):
         return ""
 
     def sample(self, now: datetime) -> list[str]:
-        from .editing import sample
+        from .sample import sample
         return sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
