@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import hashlib
 import os
 import signal
 import sys
@@ -29,7 +28,7 @@ from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
 from .config import Config, ConfigError, Finder
-from .files import FileLines, NotReadable, uncompressed
+from .files import FileLines, NotReadable, sha256, uncompressed
 from .reporting import (
     Checked,
     OutputFormat,
@@ -204,7 +203,7 @@ def opened(source: Source, options: Options, data: bytes | None = None,
     (`data`, for a worker). The digest is taken of the bytes as they are read, never by a second read."""
     if source.path is None:
         raw = sys.stdin.buffer.read() if data is None else data
-        yield analyze_bytes(_stdin(raw), options), Stored(len(raw), hashlib.sha256(raw).hexdigest() if digest else None)
+        yield analyze_bytes(_stdin(raw), options), Stored(len(raw), sha256(raw).hexdigest() if digest else None)
         return
     with _readable(source.path), FileLines(source.path, digest=digest) as lines:
         document = Document.streamed(lines, options)

@@ -5,15 +5,14 @@ magic number, whatever its name) is read as the text it holds: `uncompressed`.""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
-import tempfile
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from .analysis import Span
 from .analysis.document import StreamedLines
@@ -22,10 +21,13 @@ from .analysis.text import decode_line
 _NEWLINE = 1
 """The byte a line's "\\n" adds to its length."""
 
-if sys.version_info >= (3, 14):
-    from compression.zstd import ZstdDecompressor, ZstdError
-else:
-    from backports.zstd import ZstdDecompressor, ZstdError
+if TYPE_CHECKING:
+    from hashlib import _Hash
+
+    if sys.version_info >= (3, 14):
+        from compression.zstd import ZstdDecompressor, ZstdError
+    else:
+        from backports.zstd import ZstdDecompressor, ZstdError
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 """The first bytes of a Zstandard frame."""
@@ -76,22 +78,33 @@ def is_zstd(data: bytes) -> bool:
     return data[:4] == ZSTD_MAGIC
 
 
+def _zstd() -> tuple[type[ZstdDecompressor], type[ZstdError]]:
+    """The decompressor and its error, imported for the first Zstandard file: loading them is some 10 ms of every
+    run's start-up otherwise."""
+    if sys.version_info >= (3, 14):
+        from compression.zstd import ZstdDecompressor, ZstdError
+    else:
+        from backports.zstd import ZstdDecompressor, ZstdError
+    return ZstdDecompressor, ZstdError
+
+
 def uncompressed(data: bytes, max_bytes: int | None = None) -> bytes:
     """The text a `.zst` file's bytes hold (every frame); bytes that are not Zstandard are returned as they are. A
     file that does not decompress, or holds more than `max_bytes`, is NotReadable."""
     if not is_zstd(data):
         return data
+    decompressor_type, zstd_error = _zstd()
     out = bytearray()
     try:
         while data:
-            decompressor = ZstdDecompressor()
+            decompressor = decompressor_type()
             out += decompressor.decompress(data, -1 if max_bytes is None else max_bytes + 1 - len(out))
             if max_bytes is not None and len(out) > max_bytes:
                 raise NotReadable(f"holds more than the limit of {max_bytes} bytes once decompressed")
             if not decompressor.eof:
                 raise NotReadable("a Zstandard file cut short (its last frame is incomplete)")
             data = decompressor.unused_data
-    except ZstdError as error:
+    except zstd_error as error:
         raise NotReadable(f"not a readable Zstandard file ({error})") from error
     return bytes(out)
 
@@ -104,12 +117,14 @@ def read_uncompressed(path: str, max_bytes: int | None = None) -> bytes:
     return uncompressed(data, max_bytes)
 
 
-def _decompressed(descriptor: int, max_bytes: int | None, digest: hashlib._Hash | None = None) -> int:
+def _decompressed(descriptor: int, max_bytes: int | None, digest: _Hash | None = None) -> int:
     """For a descriptor on a Zstandard file: a descriptor on an anonymous temporary file holding its text (read
     back by offset like any file), the original closed; any other file's descriptor as it is. `digest` is fed the
     compressed bytes as they are read."""
     if os.pread(descriptor, 4, 0) != ZSTD_MAGIC:
         return descriptor
+    import tempfile  # here: it loads random, shutil and the compression modules, which plain files never need
+
     try:
         with tempfile.TemporaryFile() as target:
             _decompress_into(descriptor, target.fileno(), max_bytes, digest)
@@ -119,8 +134,9 @@ def _decompressed(descriptor: int, max_bytes: int | None, digest: hashlib._Hash 
         os.close(descriptor)
 
 
-def _decompress_into(source: int, target: int, max_bytes: int | None, digest: hashlib._Hash | None = None) -> None:
+def _decompress_into(source: int, target: int, max_bytes: int | None, digest: _Hash | None = None) -> None:
     """Every frame of the Zstandard file `source`, decompressed into `target` a chunk at a time."""
+    decompressor_type, zstd_error = _zstd()
     written = offset = 0
     decompressor: ZstdDecompressor | None = None
     try:
@@ -130,7 +146,7 @@ def _decompress_into(source: int, target: int, max_bytes: int | None, digest: ha
                 digest.update(chunk)
             while chunk or (decompressor is not None and not decompressor.needs_input):
                 if decompressor is None:
-                    decompressor = ZstdDecompressor()
+                    decompressor = decompressor_type()
                 piece = decompressor.decompress(chunk, CHUNK)  # a chunk at a time: a frame can hold 1000 times its size
                 chunk = b""
                 written += len(piece)
@@ -140,10 +156,17 @@ def _decompress_into(source: int, target: int, max_bytes: int | None, digest: ha
                     piece = piece[os.write(target, piece):]
                 if decompressor.eof:  # a file of several frames: the next frame starts in what is left
                     chunk, decompressor = decompressor.unused_data, None
-    except ZstdError as error:
+    except zstd_error as error:
         raise NotReadable(f"not a readable Zstandard file ({error})") from error
     if decompressor is not None:
         raise NotReadable("a Zstandard file cut short (its last frame is incomplete)")
+
+
+def sha256(data: bytes = b"") -> _Hash:
+    """hashlib's SHA-256, imported on first use: hashlib loads OpenSSL, which only SARIF's digests need."""
+    import hashlib
+
+    return hashlib.sha256(data)
 
 
 class FileLines(StreamedLines):
@@ -157,7 +180,7 @@ class FileLines(StreamedLines):
         descriptor = open_regular(path, max_bytes)
         self.stored_size = os.fstat(descriptor).st_size
         """The file's size as stored (compressed, for a `.jsonl.zst`)."""
-        self._digest = hashlib.sha256() if digest else None
+        self._digest = sha256() if digest else None
         self._descriptor = _decompressed(descriptor, max_bytes, self._digest)
         self._stream_digest = self._digest if self._descriptor == descriptor else None
         """The digest the stream feeds: the file's own bytes (a compressed file's were hashed as it was read)."""

@@ -10,7 +10,6 @@ being fixed (an agent appending to it) is left alone, with a message.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ import msgspec
 from . import atomic
 from .analysis import Options
 from .analysis.document import analyze_bytes
-from .analysis.features import Fix, fix_document
+from .analysis.fixing import Fix
 from .analysis.registry import RULES
 from .analysis.rule_filter import RuleFilter
 from .files import NotReadable, is_zstd
@@ -55,6 +54,8 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
     if is_zstd(data):
         return Outcome(name, [], None, data, 0, "Zstandard-compressed: session-lsp fix does not rewrite a .zst file; "
                        "decompress it (`zstd -d`), fix the .jsonl, and compress it again")
+    from .analysis.features import fix_document  # here: `check` builds this module's options, never runs a fix
+
     document = analyze_bytes(data, Options(path=path or name, exists=os.path.exists, pi_version=pi_version))
     repaired = fix_document(document, chosen.apply, unsafe)
     new = repaired.text.encode("utf-8")
@@ -71,6 +72,8 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
 def diff(outcome: Outcome) -> str:
     if outcome.new is None:
         return ""
+    import difflib  # here: only --diff shows one
+
     old = outcome.old.decode("utf-8", "replace").splitlines(keepends=True)
     new = outcome.new.decode("utf-8").splitlines(keepends=True)
     lines = list(difflib.unified_diff(old, new, f"a/{outcome.name}", f"b/{outcome.name}"))

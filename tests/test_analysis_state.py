@@ -10,10 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import session_lsp.analysis
-from session_lsp.analysis import Document, Options, analyze, elyra, thndrs
+from session_lsp.analysis import Document, Options, analyze
+from session_lsp.analysis.elyra.line_pass import LineState as ElyraLineState
 from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.elyra.tree import layout
 from session_lsp.analysis.text import LastSeen, Vocabulary
+from session_lsp.analysis.thndrs.facts import LineState as ThndrsLineState
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"
 ELYRA = (FIXTURES / "elyra-branched.jsonl").read_text(encoding="utf-8")
@@ -25,7 +27,7 @@ def test_no_module_of_the_core_holds_line_state_or_a_cache_of_models() -> None:
     for module_info in pkgutil.walk_packages(session_lsp.analysis.__path__, "session_lsp.analysis."):
         module = importlib.import_module(module_info.name)
         for name, value in vars(module).items():
-            if isinstance(value, (LastSeen, Vocabulary, elyra.LineState, thndrs.LineState,
+            if isinstance(value, (LastSeen, Vocabulary, ElyraLineState, ThndrsLineState,
                                   weakref.WeakKeyDictionary, weakref.WeakValueDictionary, weakref.WeakSet)):
                 found.append(f"{module_info.name}.{name}")
     assert found == []

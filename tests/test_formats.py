@@ -153,6 +153,12 @@ def test_the_sessions_codes_are_rules_of_their_own_prefix() -> None:
     assert format_for(Kind.UNKNOWN).utf8_issue is None
 
 
+@pytest.mark.parametrize("kind", list(Kind), ids=lambda kind: kind.value)
+def test_every_fixer_s_rule_declares_its_applicability(kind: Kind) -> None:
+    face = format_for(kind)
+    assert [code for code in (*face.fixers, *face.renumbered) if rule(code).fix is None] == []
+
+
 @pytest.mark.parametrize("kind", SESSIONS, ids=lambda kind: kind.value)
 def test_the_fields_a_face_names_are_in_its_schema(kind: Kind) -> None:
     face = format_for(kind)

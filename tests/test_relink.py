@@ -131,15 +131,15 @@ class Spy:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, module: str = "elyra") -> None:
         self.fast = 0
-        relink = {"elyra": link_pass.relink, "thndrs": thndrs_link_pass.relink,
-                  "claude": claude_relink.relink}[module]
+        home = {"elyra": link_pass, "thndrs": thndrs_link_pass, "claude": claude_relink}[module]
+        relink = home.relink
 
         def spy(*args: Any) -> Any:
             found = relink(*args)
             self.fast += found is not None
             return found
 
-        monkeypatch.setattr(f"session_lsp.analysis.{module}.face.relink", spy)  # what the format's face calls
+        monkeypatch.setattr(home, "relink", spy)  # what the format's face imports when it relinks
 
 
 EDITS = st.lists(st.tuples(st.sampled_from(("parentId", "parentId", "timestamp", "toolCallId", "toolName")),

@@ -25,7 +25,7 @@ from .jsonscan import Path
 from .results import LineResult, Linked, Options, Session
 
 LinePass = Callable[[str, FormatInfo, Any], LineResult]
-"""A format's line pass: one line, the file's format, and the format's line state (`elyra.LineState`, ...)."""
+"""A format's line pass: one line, the file's format, and the format's line state (`elyra.line_pass.LineState`, ...)."""
 FilePass = Callable[[Iterable[str], FormatInfo, Any], Iterator[LineResult]]
 """A format's line pass over a file's lines in order, with the same arguments: what `LinePass` gives each line."""
 

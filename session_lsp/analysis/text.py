@@ -10,7 +10,6 @@ span, the ellipsis of a clipped title, a fresh id).
 from __future__ import annotations
 
 import enum
-import hashlib
 import re
 from collections.abc import Callable
 from typing import Any
@@ -85,6 +84,8 @@ def ellipsized(text: str, limit: int, shortened: bool = False) -> str:
 def fresh_id(seed: str, taken: Callable[[str], bool]) -> str:
     """8 lowercase hex characters, as pi draws an entry id, derived from `seed` (so a fix or a snippet is
     reproducible) and different from every id in use."""
+    import hashlib  # here: it loads OpenSSL, which a check of a file without ids to invent never needs
+
     for attempt in range(1000):
         candidate = hashlib.sha256(f"{seed}/{attempt}".encode("utf-8", "surrogatepass")).hexdigest()[:8]
         if not taken(candidate):

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import IO
 
 from ..analysis import Severity
-from .machine import GithubReport, JsonLinesReport, JsonReport, JunitReport
 from .paths import json_path, shown, uri
 from .report import (
     DEFAULT_FLOOR,
@@ -23,13 +22,18 @@ from .report import (
     parse_output_format,
     parse_severity,
 )
-from .sarif import SarifReport
 from .text import ConciseReport, TextReport, colour_wanted
 
-REPORTS: dict[OutputFormat, type[Report]] = {
-    OutputFormat.CONCISE: ConciseReport, OutputFormat.JSON: JsonReport, OutputFormat.JSON_LINES: JsonLinesReport,
-    OutputFormat.GITHUB: GithubReport, OutputFormat.SARIF: SarifReport, OutputFormat.JUNIT: JunitReport,
-}
+
+def _reports() -> dict[OutputFormat, type[Report]]:
+    """Every report but `text`'s. The formats for programs are imported when one is chosen: a person's output never
+    loads them."""
+    from .machine import GithubReport, JsonLinesReport, JsonReport, JunitReport
+    from .sarif import SarifReport
+
+    return {OutputFormat.CONCISE: ConciseReport, OutputFormat.JSON: JsonReport,
+            OutputFormat.JSON_LINES: JsonLinesReport, OutputFormat.GITHUB: GithubReport,
+            OutputFormat.SARIF: SarifReport, OutputFormat.JUNIT: JunitReport}
 
 
 def make_report(style: OutputFormat, out: IO[str], err: IO[str], verbose: bool = False,
@@ -38,7 +42,7 @@ def make_report(style: OutputFormat, out: IO[str], err: IO[str], verbose: bool =
     notes = out if style.human else err
     if style is OutputFormat.TEXT:
         return TextReport(out, notes, verbose, floor, statistics, command, colour_wanted(out))
-    return REPORTS[style](out, notes, verbose, floor, statistics, command)
+    return _reports()[style](out, notes, verbose, floor, statistics, command)
 
 
 __all__ = [

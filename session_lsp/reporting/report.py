@@ -12,7 +12,7 @@ from typing import IO
 import msgspec
 
 from ..analysis import RULES, Diagnostic, Document, Severity
-from ..analysis.features import Fix, fixes
+from ..analysis.fixing import Fix
 from .paths import shown
 from .snippet import Snippet, snippet
 
@@ -101,6 +101,8 @@ def checked_file(document: Document, diagnostics: Sequence[Diagnostic], wants: W
                     if keep else None for d, keep in zip(diagnostics, kept_ones, strict=True)]
     found: list[list[Fix]] = []
     if wants.fixes:
+        from ..analysis.features import fixes  # here: the editor features, which only SARIF's fixes need
+
         found = [fixes(document, [d]) if keep else [] for d, keep in zip(diagnostics, kept_ones, strict=True)]
     kept = [Diagnostic(d.code, d.span, d.message, d.severity) for d in diagnostics]
     return Checked(document.format.label, len(lines) - (lines[-1] == ""), kept, snippets, found)

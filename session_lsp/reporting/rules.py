@@ -4,7 +4,6 @@ rule's name and documentation link that every machine-readable output carries.""
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import re
 import tomllib
 from pathlib import Path
@@ -12,7 +11,6 @@ from pathlib import Path
 import msgspec
 
 from ..analysis.registry import PLANNED, RULES, Rule
-from .examples import EXAMPLES
 
 DISTRIBUTION = "session-lsp"
 DOCS_LABELS = frozenset({"rules", "documentation", "docs"})
@@ -30,6 +28,8 @@ def docs_base() -> str | None:
     (`Documentation = ".../README.md"`), read from the installed metadata, so a published package links to its
     published README; else, in a source checkout, the README beside the package (a `file:` URI that opens on this
     machine); else None, and `session-lsp rule CODE` is the documentation."""
+    import importlib.metadata  # here: it loads email, zipfile and more, which only a report with links needs
+
     try:
         declared = importlib.metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
     except importlib.metadata.PackageNotFoundError:
@@ -89,6 +89,8 @@ class RuleInfo(msgspec.Struct):
 
 
 def info(rule: Rule) -> RuleInfo:
+    from .examples import EXAMPLES  # here: the examples of every rule, which `check` never prints
+
     example = EXAMPLES.get(rule.code)
     return RuleInfo(rule.code, rule.name, rule.severity.label, rule.summary, rule.reason,
                     rule.fix.value if rule.fix is not None else None, rule.code not in PLANNED, docs_url(rule.code),

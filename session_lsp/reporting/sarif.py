@@ -17,7 +17,7 @@ import msgspec
 
 from .. import __version__
 from ..analysis import RULES, Severity, Span
-from ..analysis.features import Fix
+from ..analysis.fixing import Fix
 from .machine import encode
 from .paths import uri
 from .report import Checked, Report, Shown

@@ -8,11 +8,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import msgspec
-
 from ..editing import HORIZON, STOP, FreshId, LineTemplate, ObjectTemplate
 from ..results import LineResult
 from .facts import Facts, records_of
+from .sample import timestamp
 
 KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
     "userType": (("external",), "who wrote the record"),
@@ -61,10 +60,6 @@ def reference_values(results: Sequence[LineResult], line: int, key: str) -> list
     return out
 
 
-def _timestamp(now: datetime) -> str:
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
-
-
 def _session(results: Sequence[LineResult], line: int) -> str | None:
     return next((f.session for f in _above(results, line) if f.session is not None), None)
 
@@ -72,29 +67,11 @@ def _session(results: Sequence[LineResult], line: int) -> str | None:
 def first_line(now: datetime, session_id: str | None) -> LineTemplate:
     """The user prompt that starts a session (the file name gives its sessionId)."""
     fixed: dict[str, Any] = {"parentUuid": None, "isSidechain": False, "uuid": FreshId(str(uuids.uuid4())),
-                             "timestamp": _timestamp(now), "sessionId": session_id or str(uuids.uuid4()),
+                             "timestamp": timestamp(now), "sessionId": session_id or str(uuids.uuid4()),
                              "message": ObjectTemplate({}, {"role": "user", "content": STOP})}
     record = ObjectTemplate({"type": "user"}, fixed, ("type", "parentUuid", "isSidechain", "message", "uuid",
                                                       "timestamp", "sessionId"))
     return LineTemplate("Claude Code user prompt", "first record of a Claude Code session", record)
-
-
-def sample(now: datetime) -> list[str]:
-    """A minimal session, as Claude Code writes one: a prompt and its answer (for `session-lsp new`); the file's
-    name should be `<sessionId>.jsonl`."""
-    session, prompt, answer = (str(uuids.uuid4()) for _ in range(3))
-    common: dict[str, Any] = {"isSidechain": False, "userType": "external", "cwd": "/home/user/project",
-                              "sessionId": session, "version": "2.1.332", "timestamp": _timestamp(now)}
-    records: list[dict[str, Any]] = [
-        {"parentUuid": None, **common, "type": "user", "message": {"role": "user", "content": "Say hello."},
-         "uuid": prompt},
-        {"parentUuid": prompt, **common, "type": "assistant",
-         "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-                     "content": [{"type": "text", "text": "Hello."}], "stop_reason": "end_turn",
-                     "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 2}},
-         "requestId": "req_1", "uuid": answer},
-    ]
-    return [msgspec.json.encode(record).decode() for record in records]
 
 
 def new_lines(results: Sequence[LineResult], line: int, now: datetime, named: str | None = None) -> list[LineTemplate]:
@@ -118,7 +95,7 @@ def new_lines(results: Sequence[LineResult], line: int, now: datetime, named: st
     out: list[LineTemplate] = []
     for tag, label, members in chain:
         fixed: dict[str, Any] = {"parentUuid": parent, "isSidechain": False, "uuid": FreshId(str(uuids.uuid4())),
-                                 "timestamp": _timestamp(now), **members}
+                                 "timestamp": timestamp(now), **members}
         if session is not None:
             fixed["sessionId"] = session
         record = ObjectTemplate({"type": tag}, fixed, ("type", "parentUuid", "isSidechain", *members, "uuid",

@@ -1,12 +1,16 @@
 """Claude Code as the rest of the core sees it: `FORMAT`, this package's entry in `formats.FORMATS`. Everything
 outside the package that depends on the format (detection, the passes, what the editor is offered, the structure
-and payloads read from the model) asks this object."""
+and payloads read from the model) asks this object.
+
+Detection asks every format's face, so the face imports only what `recognise` reads (the schema's types, the file
+names): the passes, the repairs and the editing help are imported where a method first needs them, and a check of a
+file loads only its own format's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import plain
 from ..detect import FormatInfo, Kind
@@ -15,14 +19,12 @@ from ..editing import LineTemplate
 from ..fixing import Fixers
 from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
-from . import editing, fixes
-from .facts import LineState
-from .line_pass import analyze_line
-from .link_pass import link
 from .names import AGENT_FILE, session_id_in_file_name, subagent_file
 from .releases import DEFAULT_RELEASE, RELEASES
-from .relink import relink
 from .schema import RECORD_TYPES, Record
+
+if TYPE_CHECKING:
+    from .facts import LineState
 
 _DANGLING: dict[str, tuple[str, str]] = {
     "parentUuid": ("record with this uuid", "CCD020"),
@@ -52,8 +54,12 @@ class ClaudeFormat(plain.Quiet):
         "agentId": "the subagent whose transcript is `<session>/subagents/agent-<id>.jsonl`"}
     renamed_with_id: tuple[str, ...] = ("parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID")
     rename_scope = "record uuids and tool call ids"
-    fixers: Fixers = fixes.FIXERS
     renumbered: frozenset[str] = frozenset()
+
+    @property
+    def fixers(self) -> Fixers:
+        from .fixes import FIXERS
+        return FIXERS
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """`toolUseResult.agentId` (and a subagent record's own `agentId`): the subagent's transcript beside the
@@ -80,12 +86,15 @@ class ClaudeFormat(plain.Quiet):
         return None
 
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        from .line_pass import analyze_line
         return analyze_line
 
     def line_state(self, options: Options) -> LineState:
+        from .facts import LineState
         return LineState(options.titles)
 
     def show_titles(self, state: object) -> None:
+        from .facts import LineState
         assert isinstance(state, LineState)
         state.titles = True
 
@@ -94,10 +103,12 @@ class ClaudeFormat(plain.Quiet):
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
+        from .link_pass import link
         return link(lines, results, info, options)
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
                options: Options, changed: Collection[int]) -> Linked | None:
+        from .relink import relink
         return relink(previous, lines, results, info, options, changed)
 
     def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
@@ -113,16 +124,19 @@ class ClaudeFormat(plain.Quiet):
         return _DANGLING.get(field, ("record", ""))
 
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
-        return editing.known_values(key)
+        from .editing import known_values
+        return known_values(key)
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
 
     def sample(self, now: datetime) -> list[str]:
-        return editing.sample(now)
+        from .sample import sample
+        return sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
-        return editing.first_line(now, self.session_id_in_file_name(path))
+        from .editing import first_line
+        return first_line(now, self.session_id_in_file_name(path))
 
 
 

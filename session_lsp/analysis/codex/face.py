@@ -1,6 +1,10 @@
 """Codex as the rest of the core sees it: `FORMAT`, this package's entry in `formats.FORMATS`. Everything outside the
 package that depends on the format (detection, the passes, the structure and payloads read from the model) asks this
-object."""
+object.
+
+Detection asks every format's face, so the face imports only what `recognise` reads (the schema's types, the file
+names): the passes, the repairs and the editing help are imported where a method first needs them, and a check of a
+file loads only its own format's."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import re
 import uuid
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -19,13 +23,12 @@ from ..editing import LineTemplate
 from ..fixing import Fixers
 from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
-from . import fixes
-from .facts import LineState
-from .line_pass import analyze_line
-from .link_pass import link
 from .names import ROLLOUT, UUID, thread_in_name
 from .releases import DEFAULT_RELEASE, RELEASES
 from .schema import LINE_TYPES, Line
+
+if TYPE_CHECKING:
+    from .facts import LineState
 
 _DANGLING: dict[str, tuple[str, str]] = {
     "call_id": ("call with this call_id", "CDX020"),
@@ -69,8 +72,12 @@ class CodexFormat(plain.Quiet):
         "forked_from_id": "the rollout of the thread this one was forked from (`rollout-<time>-<id>.jsonl`)"}
     renamed_with_id: tuple[str, ...] = ()
     rename_scope = ""
-    fixers: Fixers = fixes.FIXERS
     renumbered: frozenset[str] = frozenset()
+
+    @property
+    def fixers(self) -> Fixers:
+        from .fixes import FIXERS
+        return FIXERS
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """`forked_from_id`: the parent thread's rollout, when it exists. Its name holds the time it was created,
@@ -94,12 +101,15 @@ class CodexFormat(plain.Quiet):
         return None
 
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        from .line_pass import analyze_line
         return analyze_line
 
     def line_state(self, options: Options) -> LineState:
+        from .facts import LineState
         return LineState(options.titles)
 
     def show_titles(self, state: object) -> None:
+        from .facts import LineState
         assert isinstance(state, LineState)
         state.titles = True
 
@@ -108,6 +118,7 @@ class CodexFormat(plain.Quiet):
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
+        from .link_pass import link
         return link(lines, results, info, options)
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,

@@ -4,7 +4,5 @@ moves one subtree). `FORMAT` (`face.py`) is the package's one face to the rest o
 from __future__ import annotations
 
 from .face import FORMAT
-from .line_pass import LineState, analyze_line, line_title
-from .link_pass import link, relink
 
-__all__ = ["FORMAT", "LineState", "analyze_line", "line_title", "link", "relink"]
+__all__ = ["FORMAT"]

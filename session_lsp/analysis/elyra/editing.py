@@ -4,11 +4,8 @@ the cursor and the link model), the values pi writes in plain string fields, and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
-from hashlib import sha256
+from datetime import datetime
 from typing import Any, get_args
-
-import msgspec
 
 from ..editing import HORIZON, STOP, FreshId, LineTemplate, ObjectTemplate
 from ..jsonscan import Path
@@ -16,13 +13,11 @@ from ..results import LineResult, Options
 from .facts import EntryFacts
 from .model import ElyraModel
 from .releases import release
-from .schema import SUMMARY_ROLES, Line
+from .sample import millis, timestamp, uuid7
+from .schema import RENAMED_WITH_ID, SUMMARY_ROLES, Line
 
 RECENT = 40
 """How many entries above the cursor reference completion offers."""
-
-RENAMED_WITH_ID = ("parentId", "targetId", "fromId", "firstKeptEntryId")
-"""The fields that name another entry by its id as is: a rename of that id changes them too."""
 
 KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
     "mimeType": (("image/png", "image/jpeg", "image/gif", "image/webp"), "image type"),
@@ -35,7 +30,6 @@ KNOWN: dict[str, tuple[tuple[str, ...], str]] = {
 MESSAGE_ROLES = ("user", "assistant", "toolResult", "bashExecution", "custom", "system")
 """The roles a new message entry is offered with, in this order (the summary roles are pi's in-memory ones)."""
 _ORDER = ("id", "parentId", "timestamp")
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _entry_facts(results: Sequence[LineResult], line: int) -> EntryFacts | None:
@@ -138,49 +132,11 @@ def unknown_to_target(container: Path, key: str | int | None, value: object, opt
     return ""
 
 
-def millis(now: datetime) -> int:
-    """Milliseconds since the epoch, exactly (no float): the same millisecond as `timestamp(now)`."""
-    return (now - _EPOCH) // timedelta(milliseconds=1)
-
-
-def timestamp(now: datetime) -> str:
-    """`Date.prototype.toISOString()`: milliseconds and `Z`."""
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
-
-
-def uuid7(now: datetime) -> str:
-    """A UUID of version 7, as pi makes session ids: the time in milliseconds, then bits derived from it."""
-    stamp = millis(now)
-    rest = sha256(str(stamp).encode()).hexdigest()
-    raw = f"{stamp & (2 ** 48 - 1):012x}7{rest[:3]}{'89ab'[int(rest[3], 16) % 4]}{rest[4:19]}"
-    return f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}"
-
-
 def first_line(now: datetime, session_id: str | None) -> LineTemplate:
     """A v3 header, with the session id the file's name gives (else a fresh UUIDv7, as pi draws one)."""
     fixed = {"version": 3, "id": session_id or uuid7(now), "timestamp": timestamp(now)}
     header = ObjectTemplate({"type": "session"}, fixed, ("version", "id", "timestamp"))
     return LineTemplate("Elyra v3 session header", "first line of an Elyra (pi) session", header)
-
-
-def sample(now: datetime) -> list[str]:
-    """A minimal v3 session, as pi writes one: the header, a prompt and its answer (for `session-lsp new`)."""
-    session = uuid7(now)
-    user, answer = (sha256(f"{session}/{n}".encode()).hexdigest()[:8] for n in (1, 2))
-    later = [now + timedelta(seconds=n) for n in (1, 2)]
-    cost = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
-    records: list[dict[str, Any]] = [
-        {"type": "session", "version": 3, "id": session, "timestamp": timestamp(now), "cwd": "/home/user/project"},
-        {"type": "message", "id": user, "parentId": None, "timestamp": timestamp(later[0]),
-         "message": {"role": "user", "content": "Say hello.", "timestamp": millis(later[0])}},
-        {"type": "message", "id": answer, "parentId": user, "timestamp": timestamp(later[1]),
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "Hello."}],
-                     "api": "anthropic-messages", "provider": "anthropic", "model": "claude-sonnet-4-5",
-                     "usage": {"input": 10, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 12,
-                               "cost": cost},
-                     "stopReason": "stop", "timestamp": millis(later[1])}},
-    ]
-    return [msgspec.json.encode(record).decode() for record in records]
 
 
 _ENTRY_TAGS = tuple(tag for tag in (str(cls.__struct_config__.tag) for cls in get_args(Line)) if tag != "session")

@@ -1,13 +1,17 @@
 """Elyra as the rest of the core sees it: `FORMAT`, this package's entry in `formats.FORMATS`. Everything outside
 the package that depends on the format (detection, the passes, the messages about the file as a whole, what the
-editor offers) asks this object."""
+editor offers) asks this object.
+
+Detection asks every format's face, so the face imports only what `recognise` and the release options read (the
+schema's types, the releases): the passes, the repairs and the editing help are imported where a method first needs
+them, and a check of a file loads only its own format's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import plain
 from ..detect import FormatInfo, Kind, pi_version
@@ -16,12 +20,12 @@ from ..editing import LineTemplate
 from ..fixing import Fixers
 from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
-from . import editing, fixes
 from .bom import bom_issue
-from .line_pass import LineState, analyze_line, analyze_lines, line_title
-from .link_pass import id_in_file_name, link, relink
 from .releases import DEFAULT_RELEASE, RELEASES, PiRelease, release
-from .schema import ENTRY_TYPES, Line
+from .schema import ENTRY_TYPES, RENAMED_WITH_ID, Line
+
+if TYPE_CHECKING:
+    from .line_pass import LineState
 
 HEADERLESS_TYPES: frozenset[str] = ENTRY_TYPES.difference(
     *(row.unknown_entry_types for row in RELEASES.values()))
@@ -62,11 +66,15 @@ class ElyraFormat(plain.Quiet):
                         "current pi ignores this key",
         "fullOutputPath": "the file holding the command's full output",
     }
-    renamed_with_id = editing.RENAMED_WITH_ID
-    rename_scope = (f"an Elyra entry id (or a {', '.join(editing.RENAMED_WITH_ID[:-1])} or "
-                    f"{editing.RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
-    fixers: Fixers = fixes.FIXERS
+    renamed_with_id = RENAMED_WITH_ID
+    rename_scope = (f"an Elyra entry id (or a {', '.join(RENAMED_WITH_ID[:-1])} or "
+                    f"{RENAMED_WITH_ID[-1]} naming one) or a tool call id (or a toolCallId naming one)")
     renumbered: frozenset[str] = frozenset()
+
+    @property
+    def fixers(self) -> Fixers:
+        from .fixes import FIXERS
+        return FIXERS
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""
@@ -89,28 +97,35 @@ class ElyraFormat(plain.Quiet):
         return None
 
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        from .line_pass import analyze_line
         return partial(analyze_line, release=release(options.pi_version), line_end=True)
 
     def file_pass(self, options: Options) -> Callable[[Iterable[str], FormatInfo, Any], Iterator[LineResult]]:
+        from .line_pass import analyze_lines
         return partial(analyze_lines, release=release(options.pi_version))
 
     def line_state(self, options: Options) -> LineState:
+        from .line_pass import LineState
         return LineState(options.titles)
 
     def show_titles(self, state: object) -> None:
+        from .line_pass import LineState
         assert isinstance(state, LineState)
         state.titles = True
 
     def line_title(self, text: str, result: LineResult, state: object) -> str | None:
+        from .line_pass import LineState, line_title
         assert isinstance(state, LineState)
         return line_title(text, result, state)
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
+        from .link_pass import link
         return link(lines, results, info, options)
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
                options: Options, changed: Collection[int]) -> Linked | None:
+        from .link_pass import relink
         return relink(previous, lines, results, info, options, changed)
 
     def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
@@ -119,6 +134,7 @@ class ElyraFormat(plain.Quiet):
         return bom_issue(options.pi_version, lead)
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
+        from .link_pass import id_in_file_name
         return id_in_file_name(path)
 
     def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -135,16 +151,20 @@ class ElyraFormat(plain.Quiet):
         return _DANGLING.get(field, ("entry", ""))
 
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
-        return editing.known_values(key, options)
+        from .editing import known_values
+        return known_values(key, options)
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
-        return editing.unknown_to_target(container, key, value, options)
+        from .editing import unknown_to_target
+        return unknown_to_target(container, key, value, options)
 
     def sample(self, now: datetime) -> list[str]:
-        return editing.sample(now)
+        from .sample import sample
+        return sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
-        return editing.first_line(now, self.session_id_in_file_name(path))
+        from .editing import first_line
+        return first_line(now, self.session_id_in_file_name(path))
 
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ..jsonscan import Path
 from ..structure import RenameTarget
-from .editing import RENAMED_WITH_ID
 from .facts import EntryFacts
 from .model import ElyraModel
+from .schema import RENAMED_WITH_ID
 
 _ID_FACTS = (("parent_id", ("parentId",)), ("target_id", ("targetId",)), ("from_id", ("fromId",)),
              ("first_kept_id", ("firstKeptEntryId",)))

@@ -335,3 +335,6 @@ Line = SessionHeader | Entry
 """What one object line of an Elyra file can be."""
 
 ENTRY_TYPES: frozenset[str] = frozenset(cls.type for cls in get_args(Entry))
+
+RENAMED_WITH_ID = ("parentId", "targetId", "fromId", "firstKeptEntryId")
+"""The fields that name another entry by its id as is: a rename of that id changes them too."""

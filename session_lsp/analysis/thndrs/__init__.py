@@ -4,8 +4,5 @@ one call_id). `FORMAT` (`face.py`) is the package's one face to the rest of the 
 from __future__ import annotations
 
 from .face import FORMAT
-from .facts import LineState
-from .line_pass import analyze_line
-from .link_pass import link, relink
 
-__all__ = ["FORMAT", "LineState", "analyze_line", "link", "relink"]
+__all__ = ["FORMAT"]

@@ -17,6 +17,7 @@ from ..results import LineResult
 from .checks import SESSION_ID, file_parts
 from .facts import RecordFacts
 from .model import ThndrsModel
+from .sample import timestamp
 from .schema import RECORD_TYPES
 
 SHELL_KINDS = ("one-shot", "background")
@@ -137,11 +138,6 @@ def flagged(model: ThndrsModel, line: int, container: Path, key: str | None, val
     return False
 
 
-def timestamp(now: datetime) -> str:
-    """The only form thndrs writes: UTC, second precision."""
-    return now.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def session_id_in_file_name(path: str | None) -> str | None:
     """The session id in a file name thndrs chose (`session-<date>-<time>.jsonl`), else None."""
     stem, _ = file_parts(path)
@@ -154,20 +150,6 @@ def first_line(now: datetime, session_id: str | None) -> LineTemplate:
              "session_id": session_id or now.strftime("session-%Y%m%d-%H%M%S")}
     meta = ObjectTemplate({"type": "session_meta"}, fixed, ("type", "schema_version", "seq", "time", "session_id"))
     return LineTemplate("thndrs session_meta record", "first line of a thndrs session", meta)
-
-
-def sample(now: datetime) -> list[str]:
-    """A minimal session, as thndrs writes one: its `session_meta`, a prompt and the answer (for `session-lsp
-    new`); the file's name should be `<session_id>.jsonl`."""
-    base: dict[str, Any] = {"schema_version": 1, "time": timestamp(now)}
-    records: list[dict[str, Any]] = [
-        {"type": "session_meta", **base, "seq": 0, "session_id": now.strftime("session-%Y%m%d-%H%M%S"),
-         "cwd": "/home/user/project", "title": "Say hello", "provider": "anthropic", "model": "claude-sonnet-4-5",
-         "websearch": "off", "app_version": "0.1.0"},
-        {"type": "user", **base, "seq": 1, "turn_id": "turn-1", "text": "Say hello."},
-        {"type": "assistant_finished", **base, "seq": 2, "turn_id": "turn-1", "text": "Hello."},
-    ]
-    return [msgspec.json.encode(record).decode() for record in records]
 
 
 def new_lines(results: Sequence[LineResult], model: ThndrsModel, line: int, now: datetime) -> list[LineTemplate]:

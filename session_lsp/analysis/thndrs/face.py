@@ -1,12 +1,16 @@
 """thndrs as the rest of the core sees it: `FORMAT`, this package's entry in `formats.FORMATS`. Everything outside
 the package that depends on the format (detection, the passes, the messages about the file as a whole, what the
-editor offers) asks this object."""
+editor offers) asks this object.
+
+Detection asks every format's face, so the face imports only what `recognise` reads (the schema's types): the passes,
+the repairs and the editing help are imported where a method first needs them, and a check of a file loads only its
+own format's."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import plain
 from ..detect import FormatInfo, Kind
@@ -15,11 +19,11 @@ from ..editing import LineTemplate
 from ..fixing import Fixers
 from ..jsonscan import Path
 from ..results import LineResult, Linked, Options
-from . import editing, fixes
-from .facts import LineState
-from .line_pass import analyze_line
-from .link_pass import link, relink
+from . import fixes
 from .schema import OTHER_BUILD_TYPES, RECORD_TYPES, Record
+
+if TYPE_CHECKING:
+    from .facts import LineState
 
 DETECTED_TYPES: frozenset[str] = frozenset(RECORD_TYPES) | frozenset(OTHER_BUILD_TYPES)
 """The record types that make an enveloped first record a thndrs file: 0.1.0's and other builds' (§2.9)."""
@@ -76,12 +80,15 @@ class ThndrsFormat(plain.Quiet):
         return None
 
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
+        from .line_pass import analyze_line
         return analyze_line
 
     def line_state(self, options: Options) -> LineState:
+        from .facts import LineState
         return LineState(options.titles)
 
     def show_titles(self, state: object) -> None:
+        from .facts import LineState
         assert isinstance(state, LineState)
         state.titles = True
 
@@ -90,10 +97,12 @@ class ThndrsFormat(plain.Quiet):
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
+        from .link_pass import link
         return link(lines, results, info, options)
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
                options: Options, changed: Collection[int]) -> Linked | None:
+        from .link_pass import relink
         return relink(previous, lines, results, info, options, changed)
 
     def bom_issue(self, options: Options, lead: str) -> LineIssue | None:
@@ -101,7 +110,8 @@ class ThndrsFormat(plain.Quiet):
         return None
 
     def session_id_in_file_name(self, path: str | None) -> str | None:
-        return editing.session_id_in_file_name(path)
+        from .editing import session_id_in_file_name
+        return session_id_in_file_name(path)
 
     def required_fields(self, version: int | None, tag: str) -> tuple[frozenset[str], frozenset[str]]:
         return frozenset(), frozenset()
@@ -110,16 +120,19 @@ class ThndrsFormat(plain.Quiet):
         return _DANGLING.get(field, ("entry", ""))
 
     def known_values(self, key: str, options: Options) -> list[tuple[str, str]]:
-        return editing.known_values(key)
+        from .editing import known_values
+        return known_values(key)
 
     def unknown_to_target(self, container: Path, key: str | int | None, value: object, options: Options) -> str:
         return ""
 
     def sample(self, now: datetime) -> list[str]:
-        return editing.sample(now)
+        from .sample import sample
+        return sample(now)
 
     def first_line(self, now: datetime, path: str | None) -> LineTemplate:
-        return editing.first_line(now, self.session_id_in_file_name(path))
+        from .editing import first_line
+        return first_line(now, self.session_id_in_file_name(path))
 
 
 
