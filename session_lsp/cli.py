@@ -12,6 +12,7 @@ import fnmatch
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -297,6 +298,7 @@ def checked(sources: Sequence[Source], settings: PerFile, jobs: int) -> Iterator
     from concurrent.futures import ProcessPoolExecutor  # here: a check in this process never loads multiprocessing
     from concurrent.futures.process import BrokenProcessPool
 
+    threading.excepthook = _quiet_cancelled_race
     pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(settings.all, interrupt))
     try:
         yield from pool.map(_check_in_worker, tasks, chunksize=chunk_size(len(tasks), jobs))
@@ -304,6 +306,18 @@ def checked(sources: Sequence[Source], settings: PerFile, jobs: int) -> Iterator
         raise WorkerLost from error
     finally:  # left early (`check | head` closed the pipe): the chunks not started yet are dropped, not checked
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _quiet_cancelled_race(args: threading.ExceptHookArgs) -> None:
+    """A Ctrl-C reaches the workers and this process at once: the pool's own thread then marks the work of its dead
+    workers failed while this one cancels the work not started, and Python 3.11's thread raises on each piece of
+    work cancelled first (an InvalidStateError, fixed in 3.12). The work is dropped either way and the run ends with
+    status 130, so that thread's traceback is not printed; anything else is, as usual."""
+    from concurrent.futures import InvalidStateError
+
+    if args.exc_type is InvalidStateError and type(args.thread).__name__ == "_ExecutorManagerThread":
+        return
+    threading.__excepthook__(args)
 
 
 class WorkerLost(Exception):
