@@ -1,3 +1,4 @@
-"""session-lsp: diagnostics, navigation and fixes for coding-agent session files (Elyra/pi and thndrs)."""
+"""session-lsp: diagnostics, navigation and fixes for coding agents' session files (a package a format under
+`analysis/`, each named in `analysis/formats.py`'s `FORMATS`)."""
 
 __version__ = "0.1.0"

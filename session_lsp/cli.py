@@ -24,7 +24,7 @@ import msgspec
 from . import __version__
 from .analysis import RULES, Document, Options, Severity
 from .analysis.document import analyze_bytes
-from .analysis.formats import FORMATS, Format, with_releases
+from .analysis.formats import FORMATS, Format, session_formats, with_releases
 from .analysis.lines import LineKind
 from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
@@ -810,10 +810,15 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} ({usage})\n")
 
 
+def _format_names() -> str:
+    names = [face.title for face in session_formats()]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="session-lsp",
-        description="Checker and language server for Elyra (pi) and thndrs session files (JSON Lines). "
+        description=f"Checker and language server for {_format_names()} session files (JSON Lines). "
                     "Without a command, starts the language server on standard input/output.")
     parser.add_argument("--version", action="version", version=f"session-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)

@@ -39,6 +39,21 @@ class Format(Protocol):
     def kind(self) -> Kind: ...
 
     @property
+    def title(self) -> str:
+        """How people name the format ("Elyra (pi)", "Claude Code"): in help, in SLS001, in the rules' headings."""
+        ...
+
+    @property
+    def rule_prefix(self) -> str:
+        """The prefix of this format's rule codes ("ELY")."""
+        ...
+
+    @property
+    def recognised_by(self) -> str:
+        """How a file of this format is told, for SLS001 ("Elyra files start with ..."); "" for no format."""
+        ...
+
+    @property
     def agent(self) -> str:
         """How messages name the program that reads such files ("pi", "thndrs")."""
         ...
@@ -180,16 +195,17 @@ class Format(Protocol):
         ...
 
 
-FORMATS: Mapping[Kind, Format] = {
-    Kind.ELYRA: elyra.FORMAT,
-    Kind.THNDRS: thndrs.FORMAT,
-    Kind.CLAUDE: claude.FORMAT,
-    Kind.CODEX: codex.FORMAT,
-    Kind.UNKNOWN: plain.FORMAT,
-}
+_SESSIONS: tuple[Format, ...] = (elyra.FORMAT, thndrs.FORMAT, claude.FORMAT, codex.FORMAT)
+FORMATS: Mapping[Kind, Format] = {**{face.kind: face for face in _SESSIONS}, Kind.UNKNOWN: plain.PlainFormat(_SESSIONS)}
 """Every `Kind`'s face; detection asks them in this order."""
 
-__all__ = ["FORMATS", "FilePass", "Format", "LinePass", "Session", "detect", "format_for", "with_releases"]
+__all__ = ["FORMATS", "FilePass", "Format", "LinePass", "Session", "detect", "format_for", "session_formats",
+           "with_releases"]
+
+
+def session_formats() -> list[Format]:
+    """The formats a session file can be in (every face but the plain one's), in detection order."""
+    return [face for face in FORMATS.values() if face.kind is not Kind.UNKNOWN]
 
 
 def with_releases() -> list[Format]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -22,10 +22,15 @@ from .payload_types import Buffer, OtherTree, TurnContext
 from .results import Anchor, LineResult, Linked, LinkIssue, Options
 from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
-NOT_A_SESSION = ("not a recognised Elyra (pi), thndrs, Claude Code or Codex session file: nothing is checked (Elyra "
-                 "files start with a {\"type\":\"session\"} header, thndrs files with a session_meta record, Claude "
-                 "Code files with a record carrying its sessionId, Codex rollouts with a "
-                 "{\"type\":\"session_meta\",\"payload\":...} line)")
+
+class Named(Protocol):
+    """What SLS001 says of each session format (`formats.Format`, whose table makes the plain face)."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def recognised_by(self) -> str: ...
 
 
 def _line(text: str, info: FormatInfo, state: object) -> LineResult:
@@ -47,6 +52,7 @@ class Quiet:
 
     releases: Mapping[str, object]
     agent: str
+    title: str
     default_release: str
 
     def release_for(self, version: str) -> tuple[str, str | None]:
@@ -143,8 +149,19 @@ class NoSession:
 
 
 class PlainFormat(Quiet):
+    """The face of a file in no session format; `formats.FORMATS` makes it with the session formats' faces, which
+    its one notice (SLS001) names."""
+
     kind = Kind.UNKNOWN
     agent = ""
+    title = "not a session"
+    rule_prefix = "SLS"
+    recognised_by = ""
+
+    def __init__(self, sessions: Sequence[Named]) -> None:
+        names = [face.title for face in sessions]
+        self.not_a_session = (f"not a recognised {', '.join(names[:-1])} or {names[-1]} session file: nothing is "
+                              f"checked ({', '.join(face.recognised_by for face in sessions)})")
     schema_root: object = None
     releases: Mapping[str, object] = {}
     release_option = ""
@@ -184,7 +201,7 @@ class PlainFormat(Quiet):
         session = NoSession(info, options)
         if all(is_blank(line) for line in lines):
             return Linked(None, [], session)
-        return Linked(None, [LinkIssue("SLS001", Anchor(0), NOT_A_SESSION)], session)
+        return Linked(None, [LinkIssue("SLS001", Anchor(0), self.not_a_session)], session)
 
     def relink(self, previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
                options: Options, changed: Collection[int]) -> Linked | None:
@@ -214,5 +231,3 @@ class PlainFormat(Quiet):
     def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
         return None
 
-
-FORMAT = PlainFormat()

@@ -42,6 +42,9 @@ class ClaudeFormat(plain.Quiet):
 
     kind = Kind.CLAUDE
     agent = "Claude Code"
+    title = "Claude Code"
+    rule_prefix = "CCD"
+    recognised_by = "Claude Code files with a record carrying its sessionId"
     schema_root: object = Record
     releases: Mapping[str, object] = RELEASES
     release_option = "claude"

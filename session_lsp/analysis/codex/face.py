@@ -60,6 +60,9 @@ class CodexFormat(plain.Quiet):
 
     kind = Kind.CODEX
     agent = "Codex"
+    title = "Codex"
+    rule_prefix = "CDX"
+    recognised_by = "Codex rollouts with a {\"type\":\"session_meta\",\"payload\":...} line"
     schema_root: object = Line
     releases: Mapping[str, object] = RELEASES
     release_option = "codex"

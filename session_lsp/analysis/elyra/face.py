@@ -52,6 +52,9 @@ class ElyraFormat(plain.Quiet):
 
     kind = Kind.ELYRA
     agent = "pi"
+    title = "Elyra (pi)"
+    rule_prefix = "ELY"
+    recognised_by = "Elyra files start with a {\"type\":\"session\"} header"
     schema_root: object = Line
     releases: Mapping[str, PiRelease] = RELEASES
     release_option = "pi"

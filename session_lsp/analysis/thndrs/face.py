@@ -49,6 +49,9 @@ class ThndrsFormat(plain.Quiet):
 
     kind = Kind.THNDRS
     agent = "thndrs"
+    title = "thndrs"
+    rule_prefix = "THN"
+    recognised_by = "thndrs files with a session_meta record"
     schema_root: object = Record
     releases: Mapping[str, object] = {}
     release_option = ""
