@@ -49,10 +49,13 @@ def _unpack(data: bytes) -> list[str]:
 
 
 class _Block:
-    __slots__ = ("count", "data", "lines")
+    __slots__ = ("count", "data", "lines", "wide")
 
     def __init__(self, lines: list[str], packed: bool) -> None:
         self.count = len(lines)
+        self.wide = frozenset(number for number, line in enumerate(lines) if not line.isascii())
+        """The lines (by offset) with characters beyond ASCII: an editor's columns count those in its own units,
+        so converting a column on any other line needs no decompression (`LineStore.is_ascii`)."""
         self.data: bytes | None = _pack(lines) if packed else None
         """The compressed lines; None until the block is first compacted, and again after an edit."""
         self.lines: list[str] | None = None if packed else lines
@@ -65,6 +68,10 @@ class Lines(Sequence[str]):
     @abstractmethod
     def _read(self, index: int) -> str:
         """Line `index`, known to be in range."""
+
+    def is_ascii(self, index: int) -> bool:
+        """Whether line `index` (in range) is ASCII: its columns are the same in every encoding."""
+        return self._read(index).isascii()
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -112,6 +119,13 @@ class LineStore(Lines):
             lines = self._open(block)
             self._last = (index - offset, index - offset + block.count, lines)
             return lines[offset]
+
+    def is_ascii(self, index: int) -> bool:
+        """Known without reading the line: a publish converts the columns of every diagnostic, on lines spread over
+        more blocks than stay decompressed."""
+        with self._lock:
+            at, offset = self._locate(index)
+            return offset not in self._blocks[at].wide
 
     def __iter__(self) -> Iterator[str]:
         """Every line in order; blocks that are not hot are decompressed in passing, leaving the hot set as it is."""

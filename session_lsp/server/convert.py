@@ -13,6 +13,7 @@ from lsprotocol.converters import get_converter
 from pygls.uris import from_fs_path
 
 from ..analysis import Diagnostic, Span
+from ..analysis.line_store import Lines
 from ..analysis.registry import RULES, Tag
 from ..analysis.text import Encoding, from_units, to_units
 
@@ -108,10 +109,15 @@ class WirePublish(msgspec.Struct, omit_defaults=True):
 
 def diagnostics(lines: Sequence[str], uri: str, items: Sequence[Diagnostic],
                 encoding: Encoding) -> list[WireDiagnostic]:
-    """Each line is read once, however many diagnostics it has (a read can decompress a block of lines)."""
+    """A column on an ASCII line is the same in every encoding, and a store of lines knows which lines are without
+    reading them; any other line is read once, however many diagnostics it has (a read can decompress a block)."""
     read: dict[int, str] = {}
+    ascii_line = lines.is_ascii if isinstance(lines, Lines) else None
+    size = len(lines)
 
     def at(line: int, col: int) -> WirePosition:
+        if ascii_line is not None and 0 <= line < size and ascii_line(line):
+            return WirePosition(line, col)
         text = read.get(line)
         if text is None:
             text = read[line] = _line(lines, line)
