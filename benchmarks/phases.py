@@ -4,8 +4,8 @@ native code needs. Each phase runs alone over all lines, best of N, in one proce
 are timed apart, as a whole `check` of a three-line file):
 
 * reading: the file streamed in chunks, decoded to text and split into lines (`FileLines`)
-* the bracket-depth pre-check (`lines.too_deep`) and the typed msgspec decode of every line, which the line pass
-  does first; together the floor of a line pass written in Python around msgspec
+* the bracket-depth pre-check (`lines.may_decode_too_deep`) and the typed msgspec decode of every line, which the
+  line pass does first; together the floor of a line pass written in Python around msgspec
 * the line pass as `check` runs it (no titles), the decode included, and keeping its results (`PlainResults`)
 * the link pass (the model and the cross-line rules)
 * the streamed document end to end, diagnostics assembled, as `check` builds it
@@ -32,7 +32,7 @@ from session_lsp.analysis import Document, Options, Span
 from session_lsp.analysis.document import StreamedLines, analyzer_for
 from session_lsp.analysis.elyra import schema
 from session_lsp.analysis.formats import detect
-from session_lsp.analysis.lines import too_deep
+from session_lsp.analysis.lines import may_decode_too_deep
 from session_lsp.analysis.result_store import PlainResults
 from session_lsp.files import FileLines
 
@@ -109,7 +109,7 @@ def main() -> None:
 
     def decode_all() -> None:
         for text in lines:
-            if not too_deep(text):
+            if not may_decode_too_deep(text):
                 with suppress(msgspec.DecodeError):
                     decoder.decode(text)
 
@@ -128,7 +128,7 @@ def main() -> None:
     rows = [
         ("start-up and imports (check of 3 lines)", start_up),
         ("reading: stream, decode, split", best(lambda: read(path), args.repeat)),
-        ("  bracket-depth pre-check", best(lambda: [too_deep(text) for text in lines], args.repeat)),
+        ("  bracket-depth pre-check", best(lambda: [may_decode_too_deep(text) for text in lines], args.repeat)),
         ("  pre-check + typed decode", best(decode_all, args.repeat)),
         ("line pass (decode included) + results", best(line_pass, args.repeat)),
         ("link pass", best(lambda: analyzer.link(lines, results), args.repeat)),
