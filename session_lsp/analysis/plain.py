@@ -142,7 +142,8 @@ class NoSession:
         info = self.info
         return [msgspec.json.encode(OtherTree(info.kind.value, info.version, info.label, 0, ()))]
 
-    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int) -> msgspec.Struct:
+    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,
+                now: float | None = None) -> msgspec.Struct:
         """No turn: the empty context (in the shape thndrs answers with)."""
         info = self.info
         return TurnContext(info.kind.value, info.version, info.label, None, [])

@@ -284,6 +284,9 @@ class Session(Protocol):
         nodes are never all held at once."""
         ...
 
-    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int) -> msgspec.Struct:
-        """The payload of `sessionLsp/context`: what the agent would send from `line`."""
+    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,
+                now: float | None = None) -> msgspec.Struct:
+        """The payload of `sessionLsp/context`: what the agent would send from `line`, resuming at `now` (Unix
+        milliseconds; None: at `Options.now`). A server's document is analysed once for many requests, each asked
+        at its own time."""
         ...

@@ -9,6 +9,8 @@ applied as spec §1.9 says; for thndrs, the texts of a turn).
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -203,3 +205,19 @@ async def test_a_document_that_is_not_open_has_no_tree(shared_editor: Editor) ->
     assert await request(shared_editor, TREE, {"textDocument": {"uri": "file:///work/sessions/closed.jsonl"}}) is None
     assert await request(shared_editor, CONTEXT, {"textDocument": {"uri": "file:///work/sessions/closed.jsonl"},
                                                   "line": 1}) is None
+
+
+async def test_claude_context_is_for_a_resume_at_the_time_of_the_request(shared_editor: Editor) -> None:
+    """The server analysed the file once, at its open; what Claude Code does with a turn an API error ended
+    depends on the error's age when it resumes, so each request predicts a resume at the time it is asked, as
+    `session-lsp context` does: the error a minute old gets the interrupted-call result, the case's (written long
+    ago) has its response left out."""
+    case = Path(__file__).resolve().parent.parent / "cases" / "claude" / "CCD031-api-error-after-open-call.jsonl"
+    old = case.read_text(encoding="utf-8")
+    recent = (datetime.now(UTC) - timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:0")
+    for text, interrupted in ((old, False), (old.replace("2026-12-05T08:00:0", recent), True)):
+        uri, _ = await open_session(shared_editor, text, "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f")
+        found = await request(shared_editor, CONTEXT, {"textDocument": {"uri": uri}, "line": len(text.splitlines())})
+        assert found["format"] == "claude"
+        assert ("[Tool call interrupted" in json.dumps(found["messages"])) is interrupted
+        assert len(found["messages"]) == (7 if interrupted else 4)

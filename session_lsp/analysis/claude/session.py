@@ -79,7 +79,8 @@ class ClaudeSession(plain.NoSession):
     def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
         return payloads.tree(self.info, results, self.model)
 
-    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int) -> msgspec.Struct:
+    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,
+                now: float | None = None) -> msgspec.Struct:
         exists = self.options.exists
 
         def saved(agent: str) -> bool | None:
@@ -87,4 +88,4 @@ class ClaudeSession(plain.NoSession):
             return None if path is None or exists is None else exists(path)
 
         return payloads.context(self.info, lines, self.model, line, session_id_in_file_name(self.options.path),
-                                self.options.now, saved)
+                                self.options.now if now is None else now, saved)

@@ -26,13 +26,13 @@ def tree(doc: Document) -> dict[str, Any]:
     return decoded
 
 
-def encode_context(doc: Document, line: int) -> bytes:
+def encode_context(doc: Document, line: int, now: float | None = None) -> bytes:
     """The JSON of `sessionLsp/context`. Elyra: the messages pi sends when the entry on `line` is the leaf (the
     file's leaf when `line` is not an entry). thndrs: the texts of the turn `line` belongs to."""
-    return msgspec.json.encode(doc.session.context(doc.lines, doc.results, line))
+    return msgspec.json.encode(doc.session.context(doc.lines, doc.results, line, now))
 
 
-def context(doc: Document, line: int) -> dict[str, Any]:
+def context(doc: Document, line: int, now: float | None = None) -> dict[str, Any]:
     """The payload of `sessionLsp/context` as JSON values (the CLI prints it)."""
-    decoded: dict[str, Any] = msgspec.json.decode(encode_context(doc, line))
+    decoded: dict[str, Any] = msgspec.json.decode(encode_context(doc, line, now))
     return decoded

@@ -60,5 +60,6 @@ class ThndrsSession(plain.NoSession):
     def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
         return payloads.tree(self.info, results, self.model)
 
-    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int) -> msgspec.Struct:
+    def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,
+                now: float | None = None) -> msgspec.Struct:
         return payloads.context(self.info, lines, results, self.model, line)

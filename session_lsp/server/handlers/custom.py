@@ -8,6 +8,7 @@ request gets InvalidParams rather than an internal error. Results go out as `Enc
 from __future__ import annotations
 
 import base64
+import time
 from typing import Any
 
 import msgspec
@@ -114,7 +115,9 @@ async def tree(ls: SessionServer, params: Any) -> Encoded | None:
 
 
 def _context(doc: Document, line: int) -> Encoded:
-    return Encoded([features.encode_context(doc, line)])
+    """What the agent sends resuming the file now (what Claude Code does with a turn an API error ended depends on
+    the error's age)."""
+    return Encoded([features.encode_context(doc, line, time.time() * 1000)])
 
 
 async def context(ls: SessionServer, params: Any) -> Encoded | None:
