@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.detect import FormatInfo, Kind
 from session_lsp.analysis.diagnostics import Severity
+from session_lsp.analysis.elyra import line_pass
 from session_lsp.analysis.elyra.facts import EntryFacts, HeaderFacts, SpecialFacts, ToolCallFact
 from session_lsp.analysis.elyra.line_pass import JUNK_FACTS, NULL_FACTS, LineState, analyze_line, analyze_lines
 from session_lsp.analysis.elyra.releases import RELEASES
@@ -463,3 +465,23 @@ def test_a_line_too_short_to_be_valid_json_that_deep_is_decoded_before_it_is_mea
     assert alone.kind is LineKind.INVALID and [issue.code for issue in alone.issues] == ["ELY001"]
     assert expected.error in alone.issues[0].message
     assert list(analyze_lines([text], V3, LineState())) == [analyze_line(text, V3, line_end=True)]
+
+
+@pytest.mark.parametrize("titles", [False, True])
+def test_a_file_s_line_pass_decodes_each_line_once(titles: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The typed decode is most of a line's cost: the file's loop (`analyze_lines`) hands a decoded line on
+    instead of decoding it again, with titles or without, whatever its type."""
+    text = (CORPUS / "elyra-pi-written" / "compacted.jsonl").read_text(encoding="utf-8")
+    lines = split_lines(text)
+    decoded: list[str] = []
+
+    class Counting:
+        def decode(self, line: str) -> Any:
+            decoded.append(line)
+            return decoder.decode(line)
+
+    decoder = line_pass._DECODER
+    monkeypatch.setattr(line_pass, "_DECODER", Counting())
+    document = analyze(text, Options(titles=titles))
+    assert document.format.kind is Kind.ELYRA and lines[-1] == ""
+    assert decoded == [*lines[:-1], "", ""]  # the empty line after the last "\n" is refused, then read again

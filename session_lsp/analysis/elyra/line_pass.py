@@ -99,19 +99,14 @@ def analyze_line(text: str, info: FormatInfo, state: LineState | None = None,
     except UnicodeEncodeError:
         # lone surrogates (an editor can send them) are not UTF-8; read each as "?", which keeps every column
         return analyze_line(text.encode("utf-8", "replace").decode("utf-8"), info, state, release, line_end)
-    if line.__class__ is _MESSAGE_ENTRY:
-        plain = _plain_message(line, info, release, state)
-        if plain is not None:
-            return _ended(text, _LineResult(_OBJECT, plain) if not state.titles else
-                          line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared)), line_end)
-    return _ended(text, _full(text, line, info, release, state), line_end)
+    return _typed(text, line, info, release, state, line_end)
 
 
 def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
                   release: PiRelease = RELEASES[DEFAULT_RELEASE]) -> Iterator[LineResult]:
     """`analyze_line` of each of a file's lines (`line_end` set), in one loop: most lines of a file pi wrote are
-    plain messages, read here without a call a line to get to `_plain_message`; any other line takes
-    `analyze_line`'s way."""
+    plain messages, read here without a call a line to get to `_plain_message`; every line is decoded once (one the
+    decoder refuses takes `analyze_line`'s way, which reads it again on the slow path)."""
     decode, limit, plain_message = _DECODER.decode, 2 * MAX_DEPTH + 1, _plain_message
     entry_class, plain_result, kind = _MESSAGE_ENTRY, _LineResult, _OBJECT
     for text in texts:
@@ -132,7 +127,19 @@ def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
             else:
                 yield _ended(text, plain_result(kind, plain), True)
             continue
-        yield analyze_line(text, info, state, release, True)
+        yield _typed(text, line, info, release, state, True)
+
+
+def _typed(text: str, line: Any, info: FormatInfo, release: PiRelease, state: LineState,
+           line_end: bool) -> LineResult:
+    """A line the typed decode read: a plain message's facts straight from the Structs, any other line through every
+    rule of its type."""
+    if line.__class__ is _MESSAGE_ENTRY:
+        plain = _plain_message(line, info, release, state)
+        if plain is not None:
+            return _ended(text, _LineResult(_OBJECT, plain) if not state.titles else
+                          line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared)), line_end)
+    return _ended(text, _full(text, line, info, release, state), line_end)
 
 
 def _full(text: str, line: Any, info: FormatInfo, release: PiRelease, state: LineState) -> LineResult:
