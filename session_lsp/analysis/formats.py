@@ -205,7 +205,7 @@ __all__ = ["FORMATS", "FilePass", "Format", "LinePass", "Session", "detect", "fo
 
 def session_formats() -> list[Format]:
     """The formats a session file can be in (every face but the plain one's), in detection order."""
-    return [face for face in FORMATS.values() if face.kind is not Kind.UNKNOWN]
+    return list(_SESSIONS)
 
 
 def with_releases() -> list[Format]:

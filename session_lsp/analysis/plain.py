@@ -158,11 +158,6 @@ class PlainFormat(Quiet):
     title = "not a session"
     rule_prefix = "SLS"
     recognised_by = ""
-
-    def __init__(self, sessions: Sequence[Named]) -> None:
-        names = [face.title for face in sessions]
-        self.not_a_session = (f"not a recognised {', '.join(names[:-1])} or {names[-1]} session file: nothing is "
-                              f"checked ({', '.join(face.recognised_by for face in sessions)})")
     schema_root: object = None
     releases: Mapping[str, object] = {}
     release_option = ""
@@ -174,6 +169,11 @@ class PlainFormat(Quiet):
     rename_scope = ""
     fixers: Mapping[str, tuple[int, Fixer]] = {}
     renumbered: frozenset[str] = frozenset()
+
+    def __init__(self, sessions: Sequence[Named]) -> None:
+        names = [face.title for face in sessions]
+        self.not_a_session = (f"not a recognised {', '.join(names[:-1])} or {names[-1]} session file: nothing is "
+                              f"checked ({', '.join(face.recognised_by for face in sessions)})")
 
     def linked_file(self, field: str, value: str, options: Options) -> str | None:
         """The value is the path itself."""

@@ -36,19 +36,22 @@ def _line(lines: Sequence[str], number: int) -> str:
     return lines[number] if 0 <= number < len(lines) else ""
 
 
-def _at(text: str, line: int, col: int, encoding: Encoding) -> types.Position:
-    return types.Position(line, to_units(text, col, encoding))
+def _units(lines: Sequence[str], line: int, col: int, encoding: Encoding) -> int:
+    """The client's column for code point `col` on `line`. On an ASCII line it is the same in every encoding, and a
+    store of lines knows which lines are without reading them: a read can decompress a block, and a publish
+    converts the columns of every diagnostic, on lines spread over more blocks than stay decompressed."""
+    if isinstance(lines, Lines) and 0 <= line < len(lines) and lines.is_ascii(line):
+        return col
+    return to_units(_line(lines, line), col, encoding)
 
 
 def position(lines: Sequence[str], line: int, col: int, encoding: Encoding) -> types.Position:
-    return _at(_line(lines, line), line, col, encoding)
+    return types.Position(line, _units(lines, line, col, encoding))
 
 
 def range_of(lines: Sequence[str], span: Span, encoding: Encoding) -> types.Range:
-    """Reads a one-line span's line once (a diagnostic's usually is)."""
-    start = _line(lines, span.line)
-    end = start if span.end_line == span.line else _line(lines, span.end_line)
-    return types.Range(_at(start, span.line, span.start, encoding), _at(end, span.end_line, span.end, encoding))
+    return types.Range(position(lines, span.line, span.start, encoding),
+                       position(lines, span.end_line, span.end, encoding))
 
 
 def from_position(lines: Sequence[str], pos: types.Position, encoding: Encoding) -> tuple[int, int]:
@@ -109,22 +112,9 @@ class WirePublish(msgspec.Struct, omit_defaults=True):
 
 def diagnostics(lines: Sequence[str], uri: str, items: Sequence[Diagnostic],
                 encoding: Encoding) -> list[WireDiagnostic]:
-    """A column on an ASCII line is the same in every encoding, and a store of lines knows which lines are without
-    reading them; any other line is read once, however many diagnostics it has (a read can decompress a block)."""
-    read: dict[int, str] = {}
-    ascii_line = lines.is_ascii if isinstance(lines, Lines) else None
-    size = len(lines)
-
-    def at(line: int, col: int) -> WirePosition:
-        if ascii_line is not None and 0 <= line < size and ascii_line(line):
-            return WirePosition(line, col)
-        text = read.get(line)
-        if text is None:
-            text = read[line] = _line(lines, line)
-        return WirePosition(line, to_units(text, col, encoding))
-
     def wire_range(span: Span) -> WireRange:
-        return WireRange(at(span.line, span.start), at(span.end_line, span.end))
+        return WireRange(WirePosition(span.line, _units(lines, span.line, span.start, encoding)),
+                         WirePosition(span.end_line, _units(lines, span.end_line, span.end, encoding)))
 
     return [WireDiagnostic(wire_range(item.span), item.message, int(item.severity), item.code, SOURCE,
                            [WireRelated(WireLocation(uri, wire_range(r.span)), r.message) for r in item.related]

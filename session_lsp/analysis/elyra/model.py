@@ -336,8 +336,8 @@ class ElyraModel:
         if len(self.roots) == 1 and not self.branch_points:
             entries = self.entry_lines
             total, first = len(entries), self.roots[0]
-            chain = array("i", range(first, first + total - 1))
-            if entries[-1] - first + 1 == total and parent[first + 1 : first + total] == chain:
+            if entries[-1] - first + 1 == total and \
+                    parent[first + 1 : first + total] == array("i", range(first, first + total - 1)):
                 # each entry's parent is the line above it (a file pi wrote and never branched): the file order is
                 # the tree's, and positions are depths, set at C speed
                 pre[first : first + total] = array("i", range(total))
