@@ -111,7 +111,8 @@ def set_parent(document: Document, line: int, parent: str | None) -> None:
 
 def tree_of(model: LinkModel | None) -> dict[str, Any]:
     assert isinstance(model, ElyraModel)
-    return {"order": list(model.order), "pre": list(model.pre), "end": list(model.end),
+    return {"order": list(model.order), "pre": list(model.pre), "end_at": list(model.end_at),
+            "depth_at": list(model.depth_at), "chained": bytes(model.chained()),
             "depth": [model.depth(line) for line in range(model.size)],
             "parent": list(model.parent_of), "children": [model.children(line) for line in range(model.size)],
             "roots": model.roots, "branch_points": model.branch_points, "dangling": model.dangling,

@@ -661,7 +661,7 @@ class _Checker:
                         following = index
                     table[index] = following
             following = table[model.pre[line] + 1]
-            return following < model.end[line] and facts[model.order[following]].role != "user"
+            return following < model.end_of(line) and facts[model.order[following]].role != "user"
 
         return goes_on
 
@@ -669,14 +669,14 @@ class _Checker:
         """`unanswered`'s test for a few calls: the entries after the line in its subtree, until a message."""
         model, facts = self.model, self.facts
         order = model.order
-        following = next((facts[order[position]] for position in range(model.pre[line] + 1, model.end[line])
+        following = next((facts[order[position]] for position in range(model.pre[line] + 1, model.end_of(line))
                           if facts[order[position]].type == "message"), None)
         return following is not None and following.role != "user"
 
     def compactions(self) -> None:
         """ELY051 (firstKeptEntryId not an ancestor) and ELY056 (a later compaction below replaces this one)."""
         model, facts = self.model, self.facts
-        pre, end = model.pre, model.end
+        pre, end_at = model.pre, model.end_at
         compactions = [line for line in model.special_lines
                        if facts[line].type == "compaction" and pre[line] != NONE]
         if model.tree:
@@ -692,7 +692,7 @@ class _Checker:
         for line in compactions:
             self._cut_calls(line)
         for line, later in itertools.pairwise(compactions):
-            if pre[later] < end[line]:
+            if pre[later] < end_at[pre[line]]:
                 self.add("ELY056", line, ("type",),
                          f"a later compaction below it (line {later + 1}) replaces it on that path: pi uses only the "
                          "last compaction on the path, so there this summary is never sent",

@@ -16,6 +16,7 @@ the model. An edit to one parentId or timestamp, or to one result's toolCallId o
 from __future__ import annotations
 
 import itertools
+import operator
 import weakref
 from array import array
 from bisect import bisect_right, insort
@@ -24,6 +25,7 @@ from typing import Any, overload
 
 import msgspec
 
+from ..columns import cut_and_insert, shift
 from ..jsonscan import Path
 from ..lines import LineKind
 from ..result_store import PlainResults
@@ -77,8 +79,8 @@ class ActivePath(Sequence[int]):
     def __len__(self) -> int:
         if self._leaf is None:
             return 0
-        depth = self._model.depth_of[self._leaf]
-        return depth + 1 if depth != NONE else len(self._materialized())
+        depth = self._model.depth(self._leaf)
+        return depth + 1 if depth is not None else len(self._materialized())
 
     @overload
     def __getitem__(self, index: int) -> int: ...
@@ -156,7 +158,7 @@ class ElyraModel:
         """Entries with more than one child, in file order."""
         self.roots: list[int] = [line for line in entries if parent[line] == NONE]
         """Entries without a parent in the tree (null, dangling, missing or self parentId), in file order."""
-        order, pre, end, depth = self._walk(parent, first_child, next_sibling)
+        order, pre, end_at, depth_at = self._walk(parent, first_child, next_sibling)
         self.parent_of = parent
         """Per line: the parent entry's line, -1 for a root or a line that is not an entry."""
         self.first_child = first_child
@@ -166,10 +168,14 @@ class ElyraModel:
         """The entries reachable from a root, depth first (each root, then its subtrees in child order)."""
         self.pre = pre
         """Per line: its position in `order`, -1 when unreachable (on or below a parentId loop)."""
-        self.end = end
-        """Per line: `pre` + the size of its subtree, so `a` is an ancestor of `b` iff pre[a] <= pre[b] < end[a]."""
-        self.depth_of = depth
-        """Per line: the depth of an entry a root reaches (a root is 0), else -1."""
+        self.end_at = end_at
+        """Per position in `order`: the position after its subtree, so `a` is an ancestor of `b` iff
+        pre[a] <= pre[b] < end_at[pre[a]]. Kept by position, like `depth_at`, so that a subtree's values are one run
+        that a relink moves and shifts as a whole."""
+        self.depth_at = depth_at
+        """Per position in `order`: the entry's depth (a root is 0)."""
+        self._chained: bytearray | None = None
+        """Per position in `order`: 1 when the entry's parent is the entry at the position before (see `chained`)."""
         self.cycles: list[tuple[int, ...]] = self._find_cycles(entries)
         """Each parentId loop once, as its lines in parent order; a self-parent is a loop of one."""
         leaf_facts = self.line_facts[self.leaf] if self.leaf is not None else None
@@ -329,10 +335,10 @@ class ElyraModel:
 
     def _walk(self, parent: array[int], first_child: array[int],
               next_sibling: array[int]) -> tuple[list[int], array[int], array[int], array[int]]:
-        """Depth-first order from the roots, with depths and subtree ends (one pass down, one back up)."""
+        """Depth-first order from the roots, with each line's position, and per position its subtree's end and its
+        depth, in one pass down."""
         size = self._size
         pre = array("i", [NONE]) * size
-        end = array("i", [NONE]) * size
         if len(self.roots) == 1 and not self.branch_points:
             entries = self.entry_lines
             total, first = len(entries), self.roots[0]
@@ -341,8 +347,7 @@ class ElyraModel:
                 # each entry's parent is the line above it (a file pi wrote and never branched): the file order is
                 # the tree's, and positions are depths, set at C speed
                 pre[first : first + total] = array("i", range(total))
-                end[first : first + total] = array("i", [total]) * total
-                return list(entries), pre, end, pre
+                return list(entries), pre, array("i", [total]) * total, array("i", range(total))
             order = [first]
             child = first_child[order[0]]
             while child != NONE:
@@ -352,11 +357,17 @@ class ElyraModel:
                 total = len(order)
                 for position, line in enumerate(order):
                     pre[line] = position
-                    end[line] = total
-                return order, pre, end, pre
+                return order, pre, array("i", [total]) * total, array("i", range(total))
         order = []
         visit = order.append
+        levels = array("i")
+        level_at = levels.append
         depth = array("i", [NONE]) * size
+        end_at = array("i", [0]) * len(self.entry_lines)
+        path: list[int] = []
+        """The positions of the entries above the one visited: each ends where the walk next visits an entry no
+        deeper than it."""
+        close, enter = path.pop, path.append
         stack: list[int] = []
         position = 0
         for root in self.roots:
@@ -366,14 +377,17 @@ class ElyraModel:
                 line = stack.pop()
                 level = depth[line]
                 while True:  # down the first children: a chain is walked without the stack
+                    while len(path) > level:
+                        end_at[close()] = position
+                    enter(position)
                     pre[line] = position
                     position += 1
                     visit(line)
+                    level_at(level)
                     child = first_child[line]
                     if child == NONE:
                         break
                     level += 1
-                    depth[child] = level
                     sibling = next_sibling[child]
                     if sibling != NONE:
                         group = []
@@ -384,14 +398,10 @@ class ElyraModel:
                         group.reverse()
                         stack.extend(group)
                     line = child
-        for line in reversed(order):  # a line's descendants come after it: its end is final when it is reached
-            reach = end[line]
-            if reach == NONE:
-                reach = end[line] = pre[line] + 1
-            up = parent[line]
-            if up != NONE and reach > end[up]:
-                end[up] = reach
-        return order, pre, end, depth
+        for above in path:
+            end_at[above] = position
+        del end_at[position:]
+        return order, pre, end_at, levels
 
     def _find_cycles(self, entries: Sequence[int]) -> list[tuple[int, ...]]:
         """Loops among the entries no root reaches (a reachable entry's ancestors end at a root), by colouring."""
@@ -468,9 +478,9 @@ class ElyraModel:
 
     def _pair_calls(self) -> None:
         """Pair results with calls, visiting the tool lines in the tree's depth-first order. A call is open for
-        the lines of its subtree (pre[line] < end[call line]); each map holds, per id, a stack of candidates in
+        the lines of its subtree (up to the call line's `end_at`); each map holds, per id, a stack of candidates in
         that order, so the innermost open one is on top once the closed ones above it are popped."""
-        facts, depth, pre, end = self.line_facts, self.depth_of, self.pre, self.end
+        facts, depths, pre, ends = self.line_facts, self.depth_at, self.pre, self.end_at
         self.result_calls: dict[int, int] = {}
         """toolResult line -> the packed call it answers: the nearest open one above it, else (see `early`) the
         first one below it."""
@@ -520,7 +530,7 @@ class ElyraModel:
                     else:
                         repeated = True
                         stack = [known] if type(known) is int else known
-                        while stack and end[stack[-1] >> bits] <= here:
+                        while stack and ends[pre[stack[-1] >> bits]] <= here:
                             stack.pop()
                         if stack:
                             self.repeated_calls.append((packed, stack[-1]))
@@ -528,7 +538,7 @@ class ElyraModel:
                         open_calls[call_id] = stack
                     if waiting and call_id in waiting:
                         above = waiting[call_id]
-                        while above and end[above[-1]] <= here:
+                        while above and ends[pre[above[-1]]] <= here:
                             above.pop()
                         for result in above:
                             late.setdefault(result, packed)
@@ -538,20 +548,21 @@ class ElyraModel:
             results += 1
             known = open_calls.get(call_id)
             if type(known) is int:
-                packed = known if end[known >> bits] > here else None
+                packed = known if ends[pre[known >> bits]] > here else None
             else:
-                while known and end[known[-1] >> bits] <= here:
+                while known and ends[pre[known[-1] >> bits]] <= here:
                     known.pop()
                 packed = known[-1] if known else None
                 for shadowed in known[:-1] if known else ():  # pi matches by id: this answers them too
-                    if end[shadowed >> bits] > here:
+                    if ends[pre[shadowed >> bits]] > here:
                         first_answer.setdefault(shadowed, line)
             if packed is None:
                 unpaired.append(line)
                 waiting.setdefault(call_id, []).append(line)
                 continue
-            if depth[line] - depth[packed >> bits] > pair_depth:
-                pair_depth = depth[line] - depth[packed >> bits]
+            apart = depths[here] - depths[pre[packed >> bits]]
+            if apart > pair_depth:
+                pair_depth = apart
             result_calls[line] = packed
             self._compare(line, packed, self.dropped, self.misnamed)
             given = first_answer.get(packed)
@@ -560,7 +571,7 @@ class ElyraModel:
                 continue
             more_results.setdefault(packed, []).append(line)
             stack = answers.setdefault(packed, [given])
-            while stack and end[stack[-1]] <= here:
+            while stack and ends[pre[stack[-1]]] <= here:
                 stack.pop()
             if stack:
                 self.repeated_results.append((line, stack[-1]))
@@ -638,7 +649,8 @@ class ElyraModel:
         those with exactly one of themselves and that call inside the subtree. A result in it answering a call
         above `line` is at most `pair_depth - 1` levels below `line`, so only those levels are looked at (None:
         too many entries there); a result that answers no call above it is in `loose`."""
-        start, stop = self.pre[line], self.end[line]
+        start = self.pre[line]
+        stop = self.end_at[start]
         pre, result_calls = self.pre, self.result_calls
         found: dict[int, int | None] = {}
         level, seen = [line], 0
@@ -678,7 +690,6 @@ class ElyraModel:
     def _repair(self, old: ElyraModel, moved: Mapping[int, int | None]) -> None:
         """Part of building this model from `old`: pair again the results in `moved` (line -> the packed call with
         their id, None when no call has it), whose path to that call changed. Every table it changes is a copy."""
-        depth = self.depth_of
         result_calls, first_results = dict(old.result_calls), dict(old.first_results)
         loose, early, unanswered = dict(old.loose), dict(old.early), set(old.unanswered)
         orphans = [other for other in old.orphans if other not in moved]
@@ -697,7 +708,8 @@ class ElyraModel:
             call_line = packed >> BLOCK_BITS
             if self.is_ancestor(call_line, line):
                 loose.pop(line, None)
-                self.pair_depth = max(self.pair_depth, depth[line] - depth[call_line])
+                apart = self.depth_at[self.pre[line]] - self.depth_at[self.pre[call_line]]
+                self.pair_depth = max(self.pair_depth, apart)
                 self._compare(line, packed, dropped, misnamed)
             else:
                 loose[line] = packed
@@ -781,47 +793,50 @@ class ElyraModel:
 
     def _move_subtree(self, old: ElyraModel, line: int, was: int, target: int) -> None:
         """Depth-first order, positions, subtree ends and depths after `line`'s subtree moved from under `was` to
-        under `target` (NONE: a root). The subtree is one run of the order; it is cut out and put back where the new
-        parent's children (or the roots) place it. Only the positions between the two places are renumbered, and
-        only the ends on the paths above the old and the new parent change by the subtree's size."""
-        pre, end = old.pre, old.end
+        under `target` (NONE: a root). The subtree is one run of the order, and of each per-position column: it is
+        cut out and put back where the new parent's children (or the roots) place it. The values that change do so
+        by one amount a run (the subtree's positions and depths, the positions between its two places, the ends on
+        the paths above the old and the new parent), each run shifted at C speed; only the positions of the lines
+        that moved are set one by one."""
+        pre, end_at = old.pre, old.end_at
         start = pre[line]
-        size = end[line] - start
+        size = end_at[start] - start
 
         def after_cut(position: int) -> int:
             return position - size if position >= start + size else position
 
         if target != NONE:
             following = self.next_sibling[line]
-            at = after_cut(pre[following]) if following != NONE else after_cut(end[target])
+            at = after_cut(pre[following]) if following != NONE else after_cut(end_at[pre[target]])
         else:
             index = bisect_right(self.roots, line)
             at = after_cut(pre[self.roots[index]]) if index < len(self.roots) else len(old.order) - size
-        new_pre, new_end = array("i", pre), array("i", end)
+        ends, depths, chained = array("i", end_at), array("i", old.depth_at), bytearray(old.chained())
+        for up, change in ((was, -size), (target, size)):  # the ancestors of both parents keep their size
+            if up != NONE and was != target:
+                for low, high in old.ancestor_runs(up):
+                    shift(ends, low, high, change)
+        shift(ends, start, start + size, at - start)
+        shift(depths, start, start + size, (old.depth_at[pre[target]] + 1 if target != NONE else 0)
+              - old.depth_at[start])
         order = old.order
-        moved = order[start : start + size]
         if at != start:
-            # two runs of the order move, each by one distance: the subtree, and what lay between its two places
+            # besides the subtree, what lay between its two places moves, by its size
+            low, high, by = (at, start, size) if at < start else (start + size, at + size, -size)
+            shift(ends, low, high, by)
             order = array("i", order)
-            del order[start : start + size]
-            between = order[at:start] if at < start else order[start:at]
-            order[at:at] = moved
-            for run, by in ((moved, at - start), (between, size if at < start else -size)):
-                for entry in run:
-                    new_pre[entry] += by
-                    new_end[entry] += by
-        if was != target:  # the ancestors of both parents keep their size
-            parent = old.parent_of
-            for up, change in ((was, -size), (target, size)):
-                while up != NONE:
-                    new_end[up] += change
-                    up = parent[up]
-        depth = array("i", old.depth_of)
-        shift = (depth[target] + 1 if target != NONE else 0) - depth[line]
-        if shift:
-            for entry in moved:
-                depth[entry] += shift
-        self.order, self.pre, self.end, self.depth_of = order, new_pre, new_end, depth
+            for column in (order, ends, depths):
+                cut_and_insert(column, start, start + size, at)
+            cut_and_insert(chained, start, start + size, at)
+            pre = array("i", pre)
+            first, last = min(at, start), max(at, start) + size
+            for position in range(first, last):
+                pre[order[position]] = position
+        parent = self.parent_of
+        for position in (at, at + size, start if at >= start else start + size):
+            if position < len(order):
+                chained[position] = position > 0 and parent[order[position]] == order[position - 1]
+        self.order, self.pre, self.end_at, self.depth_at, self._chained = order, pre, ends, depths, chained
 
     # -- queries -------------------------------------------------------------------------------------------------
 
@@ -868,14 +883,42 @@ class ElyraModel:
         if not (0 <= above < self._size and 0 <= line < self._size):
             return False
         start = self.pre[above]
-        return start != NONE and start <= self.pre[line] < self.end[above]
+        return start != NONE and start <= self.pre[line] < self.end_at[start]
 
     def depth(self, line: int) -> int | None:
         """Entries above this one (a root has depth 0); None for a line that is not an entry."""
         if not self.is_entry(line):
             return None
-        known = self.depth_of[line]
-        return known if known != NONE else len(self.path_to_root(line)) - 1
+        position = self.pre[line]
+        return self.depth_at[position] if position != NONE else len(self.path_to_root(line)) - 1
+
+    def end_of(self, line: int) -> int:
+        """The position in `order` after this entry's subtree; NONE for an entry no root reaches."""
+        position = self.pre[line]
+        return self.end_at[position] if position != NONE else NONE
+
+    def chained(self) -> bytearray:
+        """Per position in `order`: 1 when the entry's parent is the entry at the position before, else 0 (a root,
+        or a later child). Built on a relink's first need (a check never needs it), then kept up by each relink."""
+        if self._chained is None:
+            order, parent = self.order, self.parent_of
+            self._chained = bytearray(b"\0"[: len(order)]) \
+                + bytearray(map(operator.eq, map(parent.__getitem__, order[1:]), order))
+        return self._chained
+
+    def ancestor_runs(self, line: int) -> Iterator[tuple[int, int]]:
+        """`line` and the entries above it, as runs of positions in `order` [low, high): one a stretch of the path
+        where each parent is the entry at the position before, so a 50,000-entry path pi wrote without branching is
+        a few runs, found at C speed. `line` must be reachable from a root."""
+        chained, order, pre, parent = self.chained(), self.order, self.pre, self.parent_of
+        position = pre[line]
+        while True:
+            low = chained.rfind(0, 0, position + 1)
+            yield low, position + 1
+            up = parent[order[low]]
+            if up == NONE:
+                return
+            position = pre[up]
 
     def path_to_root(self, line: int) -> list[int]:
         """This entry and its ancestors, this line first. Stops before an entry already on the path, so a
