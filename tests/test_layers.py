@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).parent.parent / "session_lsp"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.text", "analysis.diagnostics", "analysis.forwarding", "analysis.jsonscan", "analysis.payload_types",
-     "analysis.columns"),
+     "analysis.columns", "analysis.layered"),
     ("analysis.lines", "analysis.registry", "analysis.line_store", "analysis.structure", "analysis.editing"),
     ("analysis.detect", "analysis.validate", "analysis.results", "analysis.rule_filter", "analysis.excerpt"),
     ("analysis.anchors", "analysis.result_store", "analysis.fixing"),

@@ -20,13 +20,14 @@ import operator
 import weakref
 from array import array
 from bisect import bisect_right, insort
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, overload
 
 import msgspec
 
 from ..columns import cut_and_insert, shift
 from ..jsonscan import Path
+from ..layered import Layered
 from ..lines import LineKind
 from ..result_store import PlainResults
 from ..results import LineResult, Reference
@@ -481,10 +482,10 @@ class ElyraModel:
         the lines of its subtree (up to the call line's `end_at`); each map holds, per id, a stack of candidates in
         that order, so the innermost open one is on top once the closed ones above it are popped."""
         facts, depths, pre, ends = self.line_facts, self.depth_at, self.pre, self.end_at
-        self.result_calls: dict[int, int] = {}
+        self.result_calls: MutableMapping[int, int] = {}
         """toolResult line -> the packed call it answers: the nearest open one above it, else (see `early`) the
         first one below it."""
-        self.first_results: dict[int, int] = {}
+        self.first_results: MutableMapping[int, int] = {}
         """packed call -> the first result (in depth-first order) that answers it."""
         self.more_results: dict[int, list[int]] = {}
         """packed call -> the further results answering it (other branches, or duplicates)."""
@@ -689,8 +690,9 @@ class ElyraModel:
 
     def _repair(self, old: ElyraModel, moved: Mapping[int, int | None]) -> None:
         """Part of building this model from `old`: pair again the results in `moved` (line -> the packed call with
-        their id, None when no call has it), whose path to that call changed. Every table it changes is a copy."""
-        result_calls, first_results = dict(old.result_calls), dict(old.first_results)
+        their id, None when no call has it), whose path to that call changed. Every table it changes is a copy (the two
+        large ones layered over the old model's)."""
+        result_calls, first_results = Layered.over(old.result_calls), Layered.over(old.first_results)
         loose, early, unanswered = dict(old.loose), dict(old.early), set(old.unanswered)
         orphans = [other for other in old.orphans if other not in moved]
         dropped = [other for other in old.dropped if other not in moved]
