@@ -6,11 +6,14 @@ files."""
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.claude.model import ClaudeModel
@@ -95,3 +98,50 @@ def test_a_file_that_is_not_a_session_has_no_model_and_a_session_that_answers_no
     tree = msgspec.json.decode(b"".join(session.tree(document.results)))
     context = session.context(document.lines, document.results, size - 1)
     assert tree["nodes"] == [] and msgspec.json.decode(msgspec.json.encode(context))["messages"] == []
+
+
+@st.composite
+def elyra_shapes(draw: st.DrawFn) -> str:
+    """A v3 file of any tree shape: mostly each entry below the one before, as pi writes, and otherwise a parentId
+    to any entry (later, itself, into a loop), null, dangling or repeated ids, with lines that are no entry (broken
+    JSON) or an entry without an id (a JSON array) between them, and timestamps that reorder siblings."""
+    lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
+    count = draw(st.integers(1, 30))
+    for number in range(count):
+        shape = draw(st.sampled_from(["above"] * 6 + ["any", "null", "dangling", "repeat", "broken", "junk"]))
+        if shape in ("broken", "junk"):
+            lines.append('{"type":' if shape == "broken" else "[]")
+            continue
+        parent = {"above": f"{number - 1:08x}" if number else None, "null": None, "dangling": "dddddddd"}.get(
+            shape, f"{draw(st.integers(0, count - 1)):08x}")
+        entry_id = f"{draw(st.integers(0, number)):08x}" if shape == "repeat" else f"{number:08x}"
+        lines.append(json.dumps({"type": "message", "id": entry_id, "parentId": parent,
+                                 "timestamp": f"2026-03-01T09:15:0{draw(st.integers(0, 3))}.000Z",
+                                 "message": {"role": "user", "content": "hi", "timestamp": 1}}))
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=500, deadline=None)
+@given(elyra_shapes())
+def test_the_elyra_tree_columns_are_a_depth_first_walk(text: str) -> None:
+    """`order`, `pre`, `end_at` and `depth_at` (built by runs of only children, see `ElyraModel._walk`) are those of a
+    plain recursive walk from each root through its children in pi's order."""
+    model = analyze(text, Options()).linked.model
+    assert isinstance(model, ElyraModel)
+    order: list[int] = []
+    ends: dict[int, int] = {}
+    depths: dict[int, int] = {}
+
+    def visit(line: int, depth: int) -> None:
+        order.append(line)
+        depths[line] = depth
+        for child in model.children(line):
+            visit(child, depth + 1)
+        ends[line] = len(order)
+
+    for root in model.roots:
+        visit(root, 0)
+    assert list(model.order) == order
+    assert list(model.pre) == [order.index(line) if line in depths else -1 for line in range(model.size)]
+    assert list(model.end_at) == [ends[line] for line in order]
+    assert list(model.depth_at) == [depths[line] for line in order]

@@ -53,6 +53,17 @@ def unpack_call(packed: int) -> tuple[int, int]:
     return packed >> BLOCK_BITS, packed & BLOCK_MASK
 
 
+def _close_runs(runs: list[tuple[int, int]], top: int, level: int, end_at: array[int], position: int) -> int:
+    """End, at `position`, the subtrees of the path's entries at `level` and deeper (the path as `ElyraModel._walk`
+    keeps it, runs of (first position, first depth) up to `top`); the new `top`. The walk takes an entry off its
+    stack only at a depth where a run starts, so runs close whole."""
+    while top > level:
+        first, first_level = runs.pop()
+        end_at[first : first + top - first_level] = array("i", [position]) * (top - first_level)
+        top = first_level
+    return top
+
+
 class ActivePath(Sequence[int]):
     """The lines from the root to the leaf pi resumes from. Membership (`line in path`) is an O(1) ancestor test;
     the lines themselves are listed only when asked for."""
@@ -165,7 +176,7 @@ class ElyraModel:
         self.first_child = first_child
         self.next_sibling = next_sibling
         """Children of `l`: `first_child[l]`, then `next_sibling` of each, in pi's tree-view order."""
-        self.order = self.entry_lines if order == entries else array("i", order)
+        self.order = self.entry_lines if order == self.entry_lines else order
         """The entries reachable from a root, depth first (each root, then its subtrees in child order)."""
         self.pre = pre
         """Per line: its position in `order`, -1 when unreachable (on or below a parentId loop)."""
@@ -215,8 +226,9 @@ class ElyraModel:
         with_id = 0
         header_type = HeaderFacts
         add_entry, find = entries.append, by_id.get
-        previous, previous_stamp = NONE, None
-        """The entry read last and its timestamp: in a file pi wrote, the next entry's parent."""
+        previous, previous_id, previous_stamp = NONE, None, None
+        """The entry read last, its id and its timestamp: in a file pi wrote, the next entry's parent, whose id the
+        line pass hands on as the same string object (so it is found without hashing it)."""
         for number, found in enumerate(facts):
             if found is None:
                 continue
@@ -225,9 +237,15 @@ class ElyraModel:
                 continue
             add_entry(number)
             stamp = found.timestamp
+            entry_id = found.id
             if tree:
                 parent_id = found.parent_id
-                if parent_id is not None:
+                if parent_id is previous_id and parent_id is not None:
+                    parent[number] = previous
+                    if stamp is not previous_stamp and stamp is not None and previous_stamp is not None \
+                            and stamp < previous_stamp:
+                        older.append(number)
+                elif parent_id is not None:
                     target = find(parent_id)
                     if target is None:
                         unresolved.append(number)
@@ -239,7 +257,6 @@ class ElyraModel:
                                 older.append(number)
                 elif found.has_parent:
                     null_roots.append(number)
-            entry_id = found.id
             if entry_id is not None:
                 by_id[entry_id] = number
                 with_id += 1
@@ -247,7 +264,7 @@ class ElyraModel:
                 others.append(number)
             elif found.tool_calls or found.tool_call_id is not None:
                 tool_lines.append(number)
-            previous, previous_stamp = number, stamp
+            previous, previous_id, previous_stamp = number, entry_id, stamp
         self.duplicates: list[tuple[int, int]] = []
         """(line, earlier line with the same id) for every entry whose id was used before."""
         if with_id != len(by_id):
@@ -335,40 +352,27 @@ class ElyraModel:
         return first_child, next_sibling, sorted(branching)
 
     def _walk(self, parent: array[int], first_child: array[int],
-              next_sibling: array[int]) -> tuple[list[int], array[int], array[int], array[int]]:
+              next_sibling: array[int]) -> tuple[array[int], array[int], array[int], array[int]]:
         """Depth-first order from the roots, with each line's position, and per position its subtree's end and its
-        depth, in one pass down."""
+        depth, in one pass down. The walk goes by runs: lines each the only child of the line above it (what pi
+        writes between two branch points) are found with one `bytearray.find` and given their positions, depths
+        and subtree ends as slices, so a file pi wrote is as many Python steps as it has branches, not entries."""
         size = self._size
         pre = array("i", [NONE]) * size
-        if len(self.roots) == 1 and not self.branch_points:
-            entries = self.entry_lines
-            total, first = len(entries), self.roots[0]
-            if entries[-1] - first + 1 == total and \
-                    parent[first + 1 : first + total] == array("i", range(first, first + total - 1)):
-                # each entry's parent is the line above it (a file pi wrote and never branched): the file order is
-                # the tree's, and positions are depths, set at C speed
-                pre[first : first + total] = array("i", range(total))
-                return list(entries), pre, array("i", [total]) * total, array("i", range(total))
-            order = [first]
-            child = first_child[order[0]]
-            while child != NONE:
-                order.append(child)
-                child = first_child[child]
-            if len(order) == len(self.entry_lines):  # one chain, no loop beside it: positions are depths
-                total = len(order)
-                for position, line in enumerate(order):
-                    pre[line] = position
-                return order, pre, array("i", [total]) * total, array("i", range(total))
-        order = []
-        visit = order.append
+        sole = bytearray(map(operator.eq, parent[1:], range(size - 1)))
+        """sole[l] = 1 when line l + 1's parent is l and l has no other child: l + 1 continues l's run."""
+        for up in self.branch_points:
+            if up < size - 1:
+                sole[up] = 0
+        order = array("i")
         levels = array("i")
-        level_at = levels.append
-        depth = array("i", [NONE]) * size
         end_at = array("i", [0]) * len(self.entry_lines)
-        path: list[int] = []
-        """The positions of the entries above the one visited: each ends where the walk next visits an entry no
-        deeper than it."""
-        close, enter = path.pop, path.append
+        runs: list[tuple[int, int]] = []
+        """The path above the entry visited, as the runs it was entered by: (first position, first depth); a run holds
+        the depths up to the next run's first (the last one's up to `top`), at consecutive positions."""
+        top = 0
+        """One past the depth of the deepest entry on the path."""
+        depth = array("i", [NONE]) * size
         stack: list[int] = []
         position = 0
         for root in self.roots:
@@ -377,18 +381,23 @@ class ElyraModel:
             while stack:
                 line = stack.pop()
                 level = depth[line]
-                while True:  # down the first children: a chain is walked without the stack
-                    while len(path) > level:
-                        end_at[close()] = position
-                    enter(position)
-                    pre[line] = position
-                    position += 1
-                    visit(line)
-                    level_at(level)
-                    child = first_child[line]
+                while True:
+                    if top > level:
+                        top = _close_runs(runs, top, level, end_at, position)
+                    last = sole.find(0, line)
+                    if last < 0:
+                        last = size - 1
+                    count = last - line + 1
+                    pre[line : last + 1] = array("i", range(position, position + count))
+                    order.extend(range(line, last + 1))
+                    levels.extend(range(level, level + count))
+                    runs.append((position, level))
+                    position += count
+                    level += count
+                    top = level
+                    child = first_child[last]
                     if child == NONE:
                         break
-                    level += 1
                     sibling = next_sibling[child]
                     if sibling != NONE:
                         group = []
@@ -399,8 +408,7 @@ class ElyraModel:
                         group.reverse()
                         stack.extend(group)
                     line = child
-        for above in path:
-            end_at[above] = position
+        _close_runs(runs, top, 0, end_at, position)
         del end_at[position:]
         return order, pre, end_at, levels
 
