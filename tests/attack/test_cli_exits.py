@@ -48,10 +48,10 @@ def test_serve_on_a_busy_port_says_so_in_one_line(listening: int) -> None:
 def _check_jobs(folder: Path, ignore_interrupt: bool) -> subprocess.Popen[bytes]:
     """`check -j 2 -v` in a process group of its own (so a signal to the group reaches it and its workers only);
     -v's line per file on stderr (line-buffered) says when the run is under way; unbuffered here, so the first
-    line read leaves the rest in the pipe for `communicate`."""
+    line read leaves the rest in the pipe for `communicate`. SIGINT is set either way: a test run started as a
+    background job inherits it ignored, which the run would then keep."""
     def before() -> None:
-        if ignore_interrupt:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN if ignore_interrupt else signal.SIG_DFL)
     return subprocess.Popen([sys.executable, "-m", "session_lsp", "check", "-j", "2", "-v", "--format", "json",
                              "--min-severity", "hint", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=ROOT, bufsize=0, start_new_session=True, preexec_fn=before)
