@@ -240,13 +240,8 @@ class ElyraModel:
             entry_id = found.id
             if tree:
                 parent_id = found.parent_id
-                if parent_id is previous_id and parent_id is not None:
-                    parent[number] = previous
-                    if stamp is not previous_stamp and stamp is not None and previous_stamp is not None \
-                            and stamp < previous_stamp:
-                        older.append(number)
-                elif parent_id is not None:
-                    target = find(parent_id)
+                if parent_id is not None:
+                    target = previous if parent_id is previous_id else find(parent_id)
                     if target is None:
                         unresolved.append(number)
                     else:
