@@ -7,7 +7,7 @@ from array import array
 from hypothesis import given
 from hypothesis import strategies as st
 
-from session_lsp.analysis.columns import cut_and_insert, shift
+from session_lsp.analysis.columns import counting, cut_and_insert, shift
 
 LIMIT = 2**31 - 1
 
@@ -51,3 +51,8 @@ def test_cut_and_insert_moves_a_run(values: list[int], data: st.DataObject) -> N
     cut_and_insert(flags, start, stop, at)
     assert column.tolist() == expected
     assert list(flags) == expected
+
+
+@given(st.integers(0, LIMIT - 5000), st.integers(0, 5000))
+def test_counting_equals_a_range(start: int, count: int) -> None:
+    assert counting(start, count) == array("i", range(start, start + count))

@@ -145,3 +145,26 @@ def test_the_elyra_tree_columns_are_a_depth_first_walk(text: str) -> None:
     assert list(model.pre) == [order.index(line) if line in depths else -1 for line in range(model.size)]
     assert list(model.end_at) == [ends[line] for line in order]
     assert list(model.depth_at) == [depths[line] for line in order]
+
+
+@pytest.mark.parametrize("between", [0, 63, 64, 65, 200])
+@pytest.mark.parametrize("role", ["assistant", "user"])
+def test_an_unanswered_call_goes_on_when_the_next_message_below_it_is_not_the_users(between: int, role: str) -> None:
+    """ELY072 is a warning when the first message entry after an unanswered `toolUse` call in its subtree is not the
+    user's, however many other entries lie between them: the test reads a few entries ahead, and beyond that a
+    table of the next message (`SCAN_LIMIT` entries: both ways are taken here)."""
+    case = (CASES / "elyra/ELY072-unanswered-then-assistant.jsonl").read_text().splitlines()
+    lines = case[:3]
+    for number in range(between):
+        lines.append(json.dumps({"type": "label", "id": f"b{number:07x}", "parentId": f"b{number - 1:07x}" if number
+                                 else "a1000002", "timestamp": "2026-03-01T09:00:03.000Z", "targetId": "a1000001",
+                                 "label": "x"}))
+    last = json.loads(case[3])
+    last["parentId"] = f"b{between - 1:07x}" if between else "a1000002"
+    if role == "user":
+        last["message"] = {"role": "user", "content": "go on", "timestamp": 1772355604000}
+    lines.append(json.dumps(last))
+    found = [diagnostic for diagnostic in analyze("\n".join(lines) + "\n", Options()).diagnostics()
+             if diagnostic.code == "ELY072"]
+    assert [(diagnostic.span.line, diagnostic.severity.name) for diagnostic in found] == \
+        [(2, "WARNING" if role == "assistant" else "INFORMATION")]

@@ -59,8 +59,8 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
     return Linked(model, checker.placed(), ElyraSession(model, info, options))
 
 
-RESCAN_LIMIT = 64
-"""Unanswered calls up to which a relink tests each by scanning its subtree rather than building a table."""
+SCAN_LIMIT = 64
+"""Entries `goes_on` reads after an unanswered call before it builds its table of the next message."""
 
 
 def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
@@ -86,7 +86,7 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
     checker.id_rules()
     checker.reference_rules()
     checker.order_rules()
-    checker.tool_rules(checker.goes_on_by_scanning if len(new.unanswered) <= RESCAN_LIMIT else checker.goes_on())
+    checker.tool_rules(checker.goes_on())
     checker.leaf_rule()
     return Linked(new, checker.placed(), ElyraSession(new, info, options))
 
@@ -646,32 +646,33 @@ class _Checker:
                      "provided\" error result before the next request (common after an abort)")
 
     def goes_on(self) -> Callable[[int], bool]:
-        """`unanswered`'s test with one O(n) table, built when first needed: per position in the depth-first
-        order, the position of the next `message` entry at or after it, whose role is then looked at."""
+        """`unanswered`'s test: whether the first `message` entry after the line in its subtree is not the user's.
+        It looks `SCAN_LIMIT` entries ahead (in a file pi wrote the next entry is that message); past them it reads
+        one O(n) table, built when first needed (per position in the depth-first order, the position of the next
+        `message` entry at or after it), so many calls above long runs of other entries stay linear."""
         model, facts = self.model, self.facts
+        order = model.order
         table: list[int] = []
 
         def goes_on(line: int) -> bool:
+            start, end = model.pre[line] + 1, model.end_of(line)
+            for position in range(start, min(end, start + SCAN_LIMIT)):
+                found: EntryFacts = facts[order[position]]
+                if found.type == "message":
+                    return found.role != "user"
+            if end <= start + SCAN_LIMIT:
+                return False
             if not table:
-                order = model.order
                 table.extend([len(order)] * (len(order) + 1))
                 following = len(order)
                 for index in range(len(order) - 1, -1, -1):
                     if facts[order[index]].type == "message":
                         following = index
                     table[index] = following
-            following = table[model.pre[line] + 1]
-            return following < model.end_of(line) and facts[model.order[following]].role != "user"
+            following = table[start]
+            return following < end and facts[order[following]].role != "user"
 
         return goes_on
-
-    def goes_on_by_scanning(self, line: int) -> bool:
-        """`unanswered`'s test for a few calls: the entries after the line in its subtree, until a message."""
-        model, facts = self.model, self.facts
-        order = model.order
-        following = next((facts[order[position]] for position in range(model.pre[line] + 1, model.end_of(line))
-                          if facts[order[position]].type == "message"), None)
-        return following is not None and following.role != "user"
 
     def compactions(self) -> None:
         """ELY051 (firstKeptEntryId not an ancestor) and ELY056 (a later compaction below replaces this one)."""

@@ -15,6 +15,7 @@ the model. An edit to one parentId or timestamp, or to one result's toolCallId o
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
 import weakref
@@ -25,7 +26,7 @@ from typing import Any, overload
 
 import msgspec
 
-from ..columns import cut_and_insert, shift
+from ..columns import counting, cut_and_insert, shift
 from ..jsonscan import Path
 from ..layered import Layered
 from ..lines import LineKind
@@ -165,12 +166,12 @@ class ElyraModel:
         """`message` entries with tool calls or a toolCallId, in file order."""
         self.leaf: int | None = entries[-1] if entries else None
         """The last entry in file order: what pi resumes from."""
-        first_child, next_sibling, branch_points = self._siblings(entries, parent)
+        first_child, next_sibling, branch_points, chain = self._siblings(parent)
         self.branch_points: list[int] = branch_points
         """Entries with more than one child, in file order."""
-        self.roots: list[int] = [line for line in entries if parent[line] == NONE]
+        self.roots: list[int] = self._roots(parent)
         """Entries without a parent in the tree (null, dangling, missing or self parentId), in file order."""
-        order, pre, end_at, depth_at = self._walk(parent, first_child, next_sibling)
+        order, pre, end_at, depth_at = self._walk(chain, first_child, next_sibling)
         self.parent_of = parent
         """Per line: the parent entry's line, -1 for a root or a line that is not an entry."""
         self.first_child = first_child
@@ -283,6 +284,20 @@ class ElyraModel:
             older.sort()
         return headers, entries, others, tool_lines
 
+    def _roots(self, parent: array[int]) -> list[int]:
+        """The entries whose parent is NONE, found among the lines that have none with `array.index` (at C speed: in
+        a file pi wrote, only the header and the first entry have none)."""
+        facts, header_type = self.line_facts, HeaderFacts
+        roots: list[int] = []
+        line = -1
+        with contextlib.suppress(ValueError):
+            while True:
+                line = parent.index(NONE, line + 1)
+                found = facts[line]
+                if found is not None and type(found) is not header_type:
+                    roots.append(line)
+        return roots
+
     def _find_duplicates(self, entries: list[int]) -> None:
         facts = self.line_facts
         seen: dict[str, int] = {}
@@ -320,20 +335,40 @@ class ElyraModel:
                     if above is not None and stamp < above:
                         older.append(line)
 
-    def _siblings(self, entries: list[int], parent: array[int]) -> tuple[array[int], array[int], list[int]]:
+    def _siblings(self, parent: array[int]) -> tuple[array[int], array[int], list[int], bytearray]:
         """First-child / next-sibling links in file order, then re-sorted as pi's tree view sorts children (by
-        timestamp; file order among equals, and wherever a timestamp is unreadable)."""
-        first_child = array("i", [NONE]) * self._size
-        next_sibling = array("i", [NONE]) * self._size
+        timestamp; file order among equals, and wherever a timestamp is unreadable); and the chain (see `_walk`).
+        A line whose parent is the line above is its parent's first child unless the parent has another child
+        before it: those are set at C speed, and only the other children, and the lines above them, take a Python
+        step."""
+        size = self._size
+        chain = bytearray(map(operator.eq, parent[1:], range(size - 1)))
+        """chain[l] = 1 when line l + 1's parent is l."""
+        first_child = counting(1, size)
+        if size:
+            first_child[-1] = NONE
+        next_sibling = array("i", [NONE]) * size
+        others: list[int] = []
+        line = -1
+        while (line := chain.find(0, line + 1)) >= 0:
+            first_child[line] = NONE
+            if parent[line + 1] != NONE:
+                others.append(line + 1)
+        if size and parent[0] != NONE:
+            others.append(0)
+        for up in {parent[line] for line in others}:
+            if up + 1 < size and chain[up]:
+                first_child[up] = NONE
+                others.append(up + 1)
+        others.sort()
         branching: set[int] = set()
-        for line in reversed(entries):
+        for line in reversed(others):
             up = parent[line]
-            if up != NONE:
-                head = first_child[up]
-                if head != NONE:
-                    next_sibling[line] = head
-                    branching.add(up)
-                first_child[up] = line
+            head = first_child[up]
+            if head != NONE:
+                next_sibling[line] = head
+                branching.add(up)
+            first_child[up] = line
         facts = self.line_facts
         for up in branching:
             group = []
@@ -344,18 +379,18 @@ class ElyraModel:
             ordered = _sibling_order(group, facts)
             if ordered is not group:
                 _set_children(up, ordered, first_child, next_sibling)
-        return first_child, next_sibling, sorted(branching)
+        return first_child, next_sibling, sorted(branching), chain
 
-    def _walk(self, parent: array[int], first_child: array[int],
+    def _walk(self, sole: bytearray, first_child: array[int],
               next_sibling: array[int]) -> tuple[array[int], array[int], array[int], array[int]]:
         """Depth-first order from the roots, with each line's position, and per position its subtree's end and its
         depth, in one pass down. The walk goes by runs: lines each the only child of the line above it (what pi
         writes between two branch points) are found with one `bytearray.find` and given their positions, depths
-        and subtree ends as slices, so a file pi wrote is as many Python steps as it has branches, not entries."""
+        and subtree ends as slices, so a file pi wrote is as many Python steps as it has branches, not entries.
+        `sole` is `_siblings`' chain, which the walk takes over: with the branch points cut, sole[l] = 1 when line
+        l + 1's parent is l and l has no other child, so that l + 1 continues l's run."""
         size = self._size
         pre = array("i", [NONE]) * size
-        sole = bytearray(map(operator.eq, parent[1:], range(size - 1)))
-        """sole[l] = 1 when line l + 1's parent is l and l has no other child: l + 1 continues l's run."""
         for up in self.branch_points:
             if up < size - 1:
                 sole[up] = 0
@@ -383,9 +418,9 @@ class ElyraModel:
                     if last < 0:
                         last = size - 1
                     count = last - line + 1
-                    pre[line : last + 1] = array("i", range(position, position + count))
-                    order.extend(range(line, last + 1))
-                    levels.extend(range(level, level + count))
+                    pre[line : last + 1] = counting(position, count)
+                    order.extend(counting(line, count))
+                    levels.extend(counting(level, count))
                     runs.append((position, level))
                     position += count
                     level += count
@@ -507,9 +542,10 @@ class ElyraModel:
         repeated = False
         result_ids: set[str] = set()
         results = 0
-        tools = [line for line in self.tool_lines if pre[line] != NONE]
-        if self.tree:
-            tools.sort(key=pre.__getitem__)
+        tools = self.tool_lines if len(self.order) == len(self.entry_lines) \
+            else [line for line in self.tool_lines if pre[line] != NONE]
+        if self.order is not self.entry_lines:
+            tools = sorted(tools, key=pre.__getitem__)
         open_calls: dict[str, Any] = {}
         """call id -> the packed open call, or a stack of them once two calls share the id."""
         answers: dict[int, list[int]] = {}
