@@ -246,9 +246,9 @@ class FileLines(StreamedLines):
                 if len(pending) > self._max_line:
                     dropped, pending = len(pending), bytearray()
                 continue
-            pending += chunk[:cut]
-            block = bytes(pending)
-            pending[:] = chunk[cut + 1 :]
+            view = memoryview(chunk)
+            block = b"".join((pending, view[:cut]))  # the chunk's bytes copied once
+            pending = bytearray(view[cut + 1 :])
             yield from self._lines(block)
         self._end = size
         self._done = True
