@@ -22,6 +22,7 @@ from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.features import fix_document, fixes
 from session_lsp.analysis.features.fixes import apply_edits
 from session_lsp.analysis.lines import LineKind, decode, split_glued
+from session_lsp.analysis.result_store import facts_of, lines_of_kind
 from session_lsp.analysis.text import decode_bytes
 from session_lsp.files import FileLines
 
@@ -529,6 +530,9 @@ def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes
             assert list(streamed.lines) == list(whole.lines)
             assert streamed.invalid_utf8 == whole.invalid_utf8
             assert list(streamed.results) == whole.results
+            assert facts_of(streamed.results) == facts_of(whole.results)
+            for kind in LineKind:
+                assert lines_of_kind(streamed.results, kind) == lines_of_kind(whole.results, kind)
             assert streamed.diagnostics() == whole.diagnostics()
 
 

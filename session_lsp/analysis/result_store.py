@@ -84,6 +84,28 @@ class PlainResults(Sequence[LineResult]):
             found = whole.get(number)
             yield found if found is not None else LineResult(kinds[code], facts)
 
+    def of_kind(self, kind: LineKind) -> list[int]:
+        """The lines whose result is of `kind`, in order, found in the column of kinds at C speed."""
+        kinds, code = self._kinds, _CODE[kind]
+        found: list[int] = []
+        number = -1
+        while (number := kinds.find(code, number + 1)) >= 0:
+            found.append(number)
+        return found
+
     def with_issues(self) -> list[int]:
         """The lines whose results have issues, in order."""
         return sorted(number for number, result in self._whole.items() if result.issues)
+
+
+def facts_of(results: Sequence[LineResult]) -> list[Any]:
+    """Every line's facts, in order, without a `LineResult` made a line: of `PlainResults` their own list (not a
+    copy, which the caller must not change)."""
+    return results.facts if type(results) is PlainResults else [result.facts for result in results]
+
+
+def lines_of_kind(results: Sequence[LineResult], kind: LineKind) -> list[int]:
+    """The lines whose result is of `kind`, in order (of `PlainResults`, without a `LineResult` made a line)."""
+    if type(results) is PlainResults:
+        return results.of_kind(kind)
+    return [number for number, result in enumerate(results) if result.kind is kind]

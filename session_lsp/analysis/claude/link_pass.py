@@ -9,6 +9,7 @@ from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..jsonscan import Path
 from ..lines import LineKind, is_blank
+from ..result_store import facts_of, lines_of_kind
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from .facts import Facts
 from .model import ClaudeModel, Record, result_paths, use_paths
@@ -20,7 +21,7 @@ EMPTY = ("the file holds no conversation Claude Code can resume: `claude --resum
 
 
 def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
-    model = ClaudeModel([r.facts for r in results])
+    model = ClaudeModel(facts_of(results))
     issues: list[LinkIssue] = []
     _blank_lines(lines, results, issues)
     if model.leaf is None:
@@ -38,8 +39,8 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
 
 def _blank_lines(lines: Sequence[str], results: Sequence[LineResult], issues: list[LinkIssue]) -> None:
     last = len(lines) - 1
-    for number, result in enumerate(results):
-        if result.kind is LineKind.BLANK and not (number == last and lines[number] == "") and is_blank(lines[number]):
+    for number in lines_of_kind(results, LineKind.BLANK):
+        if not (number == last and lines[number] == "") and is_blank(lines[number]):
             issues.append(LinkIssue("CCD004", Anchor(number), "blank line: Claude Code skips it (it never writes one)"))
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..lines import LineKind, is_blank
+from ..result_store import facts_of, lines_of_kind
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from . import schema as s
 from .model import CodexModel, Record
@@ -15,7 +16,7 @@ from .session import CodexSession
 
 
 def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
-    model = CodexModel([r.facts for r in results])
+    model = CodexModel(facts_of(results))
     issues: list[LinkIssue] = []
     _blank_lines(lines, results, issues)
     _first_line(model, lines, issues)
@@ -29,8 +30,8 @@ def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, 
 
 def _blank_lines(lines: Sequence[str], results: Sequence[LineResult], issues: list[LinkIssue]) -> None:
     last = len(lines) - 1
-    for number, result in enumerate(results):
-        if result.kind is LineKind.BLANK and not (number == last and lines[number] == "") and is_blank(lines[number]):
+    for number in lines_of_kind(results, LineKind.BLANK):
+        if not (number == last and lines[number] == "") and is_blank(lines[number]):
             if number == 0:
                 continue  # the first line's own rule says more
             issues.append(LinkIssue("CDX004", Anchor(number), "blank line: Codex skips it (it never writes one)"))

@@ -30,7 +30,7 @@ from ..columns import counting, cut_and_insert, shift
 from ..jsonscan import Path
 from ..layered import Layered
 from ..lines import LineKind
-from ..result_store import PlainResults
+from ..result_store import facts_of
 from ..results import LineResult, Reference
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
 
@@ -133,8 +133,7 @@ class ElyraModel:
         """Whether parentId links make the tree (v2+); False for v1, whose tree is the file order."""
         self.version = version
         """The header's version as detected (None when it is not an integer or there is no header)."""
-        self.line_facts: list[Any] = results.facts if type(results) is PlainResults \
-            else [result.facts for result in results]
+        self.line_facts: list[Any] = facts_of(results)
         """Per line: its HeaderFacts / EntryFacts, None for a line pi cannot parse. Of a read-only document's
         `PlainResults`, their own list, shared: neither changes it (`with_entry` changes a copy)."""
         self._size = size

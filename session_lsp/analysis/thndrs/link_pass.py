@@ -26,6 +26,7 @@ import msgspec
 from ..detect import FormatInfo
 from ..diagnostics import Severity
 from ..lines import LineKind
+from ..result_store import facts_of, lines_of_kind
 from ..results import Anchor, LineResult, Linked, LinkIssue, Options, RelatedAnchor
 from .checks import file_parts
 from .facts import RecordFacts
@@ -46,7 +47,7 @@ def _related(line: int, message: str, path: tuple[str | int, ...] = ()) -> tuple
 
 
 def link(lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo, options: Options) -> Linked:
-    facts = [r.facts if isinstance(r.facts, RecordFacts) else None for r in results]
+    facts = [found if isinstance(found, RecordFacts) else None for found in facts_of(results)]
     stem, directory = file_parts(options.path)
     model = ThndrsModel(facts, stem)
     issues: list[LinkIssue] = []
@@ -103,8 +104,8 @@ def _valid(facts: Sequence[RecordFacts | None], line: int) -> bool:
 
 def _lines(lines: Sequence[str], results: Sequence[LineResult], issues: list[LinkIssue]) -> None:
     last = len(lines) - 1
-    for number, result in enumerate(results):
-        if result.kind is LineKind.BLANK and not (number == last and lines[number] == ""):
+    for number in lines_of_kind(results, LineKind.BLANK):
+        if not (number == last and lines[number] == ""):
             issues.append(LinkIssue("THN070", Anchor(number),
                                     "blank line: the thndrs reader skips it, and thndrs never writes one"))
     if last >= 0 and lines[last] != "" and results[last].kind in (LineKind.INVALID, LineKind.GLUED):
@@ -168,9 +169,9 @@ def _order(results: Sequence[LineResult], facts: Sequence[RecordFacts | None], i
     previous_time: str | None = None
     previous_time_line = 0
     versions: Counter[int] = Counter()
-    for line, result in enumerate(results):
-        f = facts[line]
+    for line, f in enumerate(facts):
         if f is None:
+            result = results[line]
             if result.kind is LineKind.GLUED:
                 unreadable += result.facts
             elif result.kind in _UNREADABLE:
