@@ -8,7 +8,7 @@ own format's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +85,10 @@ class ThndrsFormat(plain.Quiet):
     def line_pass(self, options: Options) -> Callable[[str, FormatInfo, Any], LineResult]:
         from .line_pass import analyze_line
         return analyze_line
+
+    def file_pass(self, options: Options) -> Callable[[Iterable[str], FormatInfo, Any], Iterator[LineResult]]:
+        from .line_pass import analyze_lines
+        return analyze_lines
 
     def line_state(self, options: Options) -> LineState:
         from .facts import LineState

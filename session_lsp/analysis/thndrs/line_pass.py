@@ -16,6 +16,7 @@ counts them as lost when it judges a seq gap); other unreadable lines have none.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import msgspec
@@ -94,20 +95,29 @@ class _Locator:
 
 def analyze_line(text: str, info: FormatInfo, state: LineState | None = None) -> LineResult:
     """`state` is the document's (a line read alone gets a fresh one)."""
-    if state is None:
-        state = LineState()
-    if too_deep(text, SERDE_DEPTH):
-        return _slow(text, state)
-    try:
-        record = _DECODER.decode(text)
-    except msgspec.DecodeError:
-        return _slow(text, state)
-    raw = text.encode()
-    encoded = _ENCODER.encode(record)
-    canonical = encoded == raw or encoded == raw.strip()
-    if not canonical and duplicates.has_duplicates(text):
-        return _slow(text, state)
-    return _read(text, record, canonical, state)
+    return next(analyze_lines((text,), info, state if state is not None else LineState()))
+
+
+def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState) -> Iterator[LineResult]:
+    """The line pass of each of a file's lines, in order, in one loop: no call a line to get to it."""
+    decode, encode, read, slow, has_duplicates = _DECODER.decode, _ENCODER.encode, _read, _slow, \
+        duplicates.has_duplicates
+    for text in texts:
+        if too_deep(text, SERDE_DEPTH):
+            yield slow(text, state)
+            continue
+        try:
+            record = decode(text)
+        except msgspec.DecodeError:
+            yield slow(text, state)
+            continue
+        raw = text.encode()
+        encoded = encode(record)
+        canonical = encoded == raw or encoded == raw.strip()
+        if not canonical and has_duplicates(text):
+            yield slow(text, state)
+            continue
+        yield read(text, record, canonical, state)
 
 
 def _read(text: str, record: Any, canonical: bool, state: LineState, locator: _Locator | None = None,
