@@ -11,17 +11,24 @@ are timed apart, as a whole `check` of a three-line file):
 * the streamed document end to end, diagnostics assembled, as `check` builds it
 
     python benchmarks/phases.py [--file PATH] [--repeat N]
+    python benchmarks/phases.py [--file PATH] --instructions
+
+`--instructions` counts instead of timing: each phase runs once in a process of its own under
+`valgrind --tool=callgrind` (Debian's `valgrind`), with the phases it needs before it, and a phase's figure is its
+process's count less the count of the process that stops before it. A count does not change with the machine's load,
+so two versions of the code compare on a shared machine where times of a few percent drift.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
 from pathlib import Path
 
 import bytecode
@@ -90,17 +97,60 @@ def read(path: Path) -> int:
     return count
 
 
+COUNTED = {
+    "start-up: the interpreter and these imports": (None, ()),
+    "reading: stream, decode, split": ("start-up: the interpreter and these imports", ("read",)),
+    "the typed decode (and its pre-check)": ("reading: stream, decode, split", ("read", "decode")),
+    "line pass (decode included) + results": ("reading: stream, decode, split", ("read", "line-pass")),
+    "link pass": ("line pass (decode included) + results", ("read", "line-pass", "link")),
+    "streamed document + diagnostics": ("reading: stream, decode, split", ("read", "document")),
+}
+"""Each counted phase: the one whose process it adds to, and the steps its own process runs."""
+
+
+def count(path: Path) -> None:
+    """The instructions of each phase (see `--instructions`), and of a whole `check` of the file."""
+    counts: dict[str, int] = {}
+    for name, (_, steps) in COUNTED.items():
+        counts[name] = _instructions([sys.executable, __file__, "--file", str(path), "--run", ",".join(steps)])
+    whole = _instructions([*checker(), "check", str(path)])
+    print(f"{path.name}: {path.stat().st_size / 1e6:.1f} MB; instructions (valgrind --tool=callgrind), one run each")
+    for name, (before, _) in COUNTED.items():
+        own = counts[name] - (counts[before] if before is not None else 0)
+        print(f"{name:45} {own / 1e6:10,.0f} M")
+    print(f"{'a whole `session-lsp check` of the file':45} {whole / 1e6:10,.0f} M")
+
+
+def _instructions(command: list[str]) -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out", *command],
+                              capture_output=True, text=True, check=True)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind printed no count: {done.stderr[-500:]}")
+    return int(found.group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", type=Path, default=None)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true", help="count instructions instead of timing")
+    parser.add_argument("--run", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(bytecode.state())
+    if args.run is None:
+        print(bytecode.state())
     if args.file is None:
         from pi_side_by_side import written_by_pi
 
         args.file = written_by_pi()
     path: Path = args.file
+    if args.instructions:
+        count(path)
+        return
+    steps = args.run.split(",") if args.run is not None else None
+    if steps == [""]:
+        return
     with FileLines(str(path)) as streamed:
         lines = list(streamed.stream())
     options = Options(titles=False)
@@ -108,10 +158,13 @@ def main() -> None:
     decoder = msgspec.json.Decoder(schema.Line)
 
     def decode_all() -> None:
+        decode = decoder.decode
         for text in lines:
             if not may_decode_too_deep(text):
-                with suppress(msgspec.DecodeError):
-                    decoder.decode(text)
+                try:  # not contextlib.suppress: a context manager a line would cost as much as the decode
+                    decode(text)
+                except msgspec.DecodeError:
+                    continue
 
     def line_pass() -> PlainResults:
         analyzer = analyzer_for(info, options)
@@ -119,6 +172,16 @@ def main() -> None:
         results.extend(analyzer.lines(lines))
         return results
 
+    if steps is not None:
+        if "decode" in steps:
+            decode_all()
+        if "line-pass" in steps:
+            held = line_pass()
+            if "link" in steps:
+                analyzer_for(info, options).link(lines, held)
+        if "document" in steps:
+            Document.streamed(_Held(lines), options).diagnostics()
+        return
     results = line_pass()
     analyzer = analyzer_for(info, options)
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl") as tiny:
