@@ -149,7 +149,7 @@ def main() -> None:
         count(path)
         return
     steps = args.run.split(",") if args.run is not None else None
-    if steps == [""]:
+    if steps == [""]:  # the start-up's process: imports alone
         return
     with FileLines(str(path)) as streamed:
         lines = list(streamed.stream())

@@ -541,10 +541,8 @@ class ElyraModel:
         repeated = False
         result_ids: set[str] = set()
         results = 0
-        tools = self.tool_lines if len(self.order) == len(self.entry_lines) \
-            else [line for line in self.tool_lines if pre[line] != NONE]
-        if self.order is not self.entry_lines:
-            tools = sorted(tools, key=pre.__getitem__)
+        tools = self.tool_lines if self.order is self.entry_lines \
+            else sorted((line for line in self.tool_lines if pre[line] != NONE), key=pre.__getitem__)
         open_calls: dict[str, Any] = {}
         """call id -> the packed open call, or a stack of them once two calls share the id."""
         answers: dict[int, list[int]] = {}
