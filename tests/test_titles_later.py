@@ -55,3 +55,25 @@ def test_an_edit_before_the_titles_and_one_after_give_titled_lines() -> None:
     document.edit(3, 0, 3, len(document.lines[3]), document.lines[3])
     assert document.results == Document(text).results
     assert document.results[2].title and document.results[3].title
+
+
+def test_naming_in_steps_changes_the_results_only_at_the_end() -> None:
+    """The server names a newly opened file a step at a time between edits (`Document.naming`): until the last step
+    the results are the untitled ones, and a document named meanwhile (a request came) is left as it is."""
+    text = next(iter(sorted((TESTS / "corpus" / "elyra-pi-written").rglob("*.jsonl")))).read_text()
+    titled = Document(text).results
+    document = Document(text, Options(titles=False))
+    untitled = document.results
+    steps = document.naming(step=3)
+    next(steps)
+    next(steps)
+    assert document.results is untitled and not document.options.titles
+    assert list(steps) == [None] * ((len(untitled) - 1) // 3 - 2)
+    assert document.results == titled and document.options.titles
+
+    document = Document(text, Options(titles=False))
+    steps = document.naming(step=3)
+    next(steps)
+    document.show_titles()
+    named = document.results
+    assert list(steps) == [] and document.results is named and named == titled

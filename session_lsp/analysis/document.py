@@ -225,15 +225,33 @@ class Document:
         """Name every line of a document analysed without titles: the server leaves them out of a file's first
         analysis, so its diagnostics go out sooner, and adds them before any request reads the document. Facts and
         issues stay the objects they were, so nothing is relinked."""
+        for _ in self.naming():
+            pass
+
+    def naming(self, step: int = 4096) -> Iterator[None]:
+        """`show_titles` in steps of `step` lines, pausing after each but the last: the server names a newly opened
+        file between edits, so a keystroke waits for one step, not for the whole file. The results change only at
+        the end, so a caller may drop the steps left whenever the document changes, or is named meanwhile (then
+        the rest does nothing)."""
         if self.options.titles:
             return
+        self.analyzer.show_titles()  # from here on, lines the line pass reads again get their titles
+        title, lines, results = self.analyzer.title, self.lines, self.results
+        named: list[LineResult] = []
+        size = len(results)
+        for start in range(0, size, step):
+            if start:
+                yield
+                if self.options.titles:
+                    return
+            stop = min(start + step, size)
+            named.extend(line_result(result.kind, result.facts, result.issues,
+                                     self._line(0, line).title if number == 0 else title(line, result),
+                                     result.parts)
+                         for number, line, result in zip(range(start, stop), lines[start:stop], results[start:stop],
+                                                         strict=True))
         self.options = msgspec.structs.replace(self.options, titles=True)
-        self.analyzer.show_titles()
-        title = self.analyzer.title
-        self.results = [
-            line_result(result.kind, result.facts, result.issues,
-                        self._line(0, line).title if number == 0 else title(line, result), result.parts)
-            for number, (line, result) in enumerate(zip(self.lines, self.results, strict=True))]
+        self.results = named
 
     @property
     def linked(self) -> Linked:

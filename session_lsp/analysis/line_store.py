@@ -177,12 +177,15 @@ class LineStore(Lines):
             self._hot.move_to_end(block)
         return block.lines
 
-    def compact(self) -> int:
-        """Compress every block that is not hot; how many were compressed."""
+    def compact(self, most: int | None = None) -> int:
+        """Compress every block that is not hot, or the first `most` of those still held as strings; how many were
+        compressed (so a caller taking `most` at a time is done when it gets fewer)."""
         packed = 0
         with self._lock:
             for block in self._blocks:
                 if block.lines is not None and block not in self._hot:
+                    if most is not None and packed == most:
+                        break
                     if block.data is None:
                         block.data = _pack(block.lines)
                         packed += 1

@@ -22,7 +22,7 @@ import os
 import socket
 import sys
 import threading
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO, TypeVar
 
@@ -49,7 +49,7 @@ from ..analysis.text import Encoding, without_surrogates
 from . import convert, wire
 from .diagnostics import Publisher
 from .documents import DocumentStore, OpenDocument, path_of, retarget
-from .memory import settle
+from .memory import settling
 from .settings import Configured, Settings
 
 T = TypeVar("T")
@@ -83,6 +83,14 @@ def _without_surrogates(data: Any) -> Any:
         if isinstance(holder, dict) and isinstance(holder.get("text"), str):
             holder["text"] = without_surrogates(holder["text"])
     return data
+
+
+def _stepped(steps: Iterator[None]) -> bool:
+    """One step of `steps`; False when none was left."""
+    return next(steps, _DONE) is not _DONE
+
+
+_DONE = object()
 
 
 def _titled(fn: Callable[..., T], doc: Document, *args: Any) -> T:
@@ -400,16 +408,25 @@ class SessionServer(LanguageServer):
             return await self.run(_titled, fn, *head, *args)
 
     def settle_later(self, entry: OpenDocument) -> None:
-        """Once diagnostics have gone out: compress the document's idle lines and give freed memory back, behind
-        the document's lock like any other work on it."""
+        """Once diagnostics have gone out: name the document's lines, compress its idle lines and give freed
+        memory back (`memory.settling`)."""
         task = asyncio.ensure_future(self._settle(entry))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def _settle(self, entry: OpenDocument) -> None:
-        async with entry.lock:
-            if entry.doc is not None and not entry.closed:
-                await self.run(settle, entry.doc)
+        """The steps of `settling`, each behind the document's lock like any other work on it, and taken again
+        between steps, so a change sent meanwhile waits for one step; the steps left are dropped once the client
+        has sent a newer version (its publish settles the document again)."""
+        version, doc, steps = entry.latest, entry.doc, None
+        while not entry.closed and entry.latest == version:
+            async with entry.lock:
+                if entry.doc is None or entry.doc is not doc or entry.version != version:
+                    return
+                if steps is None:
+                    steps = settling(entry.doc)
+                if not await self.run(_stepped, steps):
+                    return
 
     @property
     def versioned_edits(self) -> bool:

@@ -10,7 +10,7 @@ from session_lsp.analysis import Document
 from session_lsp.analysis.line_store import LineStore
 from session_lsp.analysis.text import Encoding
 from session_lsp.server.documents import apply_changes
-from session_lsp.server.memory import settle
+from session_lsp.server.memory import settling
 
 LINE = "a😀b é c"
 
@@ -52,8 +52,13 @@ def test_whole_document_change_replaces_the_text() -> None:
     assert doc.lines == ["fresh", "text", ""]
 
 
+def settle(doc: Document) -> None:
+    for _ in settling(doc):
+        pass
+
+
 def test_settling_compresses_the_lines_and_keeps_them() -> None:
-    """What the server does once a document's diagnostics are out (`memory.settle`)."""
+    """What the server does once a document's diagnostics are out (`memory.settling`)."""
     header = '{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:15:00.000Z","cwd":"/w"}'
     text = "\n".join([header, *(f'{{"type":"custom","id":"{n:08x}","data":"{LINE}"}}' for n in range(500))]) + "\n"
     doc = Document(text)
