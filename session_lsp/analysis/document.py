@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice
 
 import msgspec
@@ -59,9 +59,14 @@ class TwoPassAnalyzer:
     def show_titles(self) -> None:
         self._face.show_titles(self._line_state)
 
-    def title(self, text: str, result: LineResult) -> str:
-        found = self._face.line_title(text, result, self._line_state)
-        return found if found is not None else self.line(text).title
+    def titles(self) -> Callable[[str, LineResult], str]:
+        made, line = self._face.line_titles(self._line_state), self.line
+
+        def title(text: str, result: LineResult) -> str:
+            found = made(text, result)
+            return found if found is not None else line(text).title
+
+        return title
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         return self._face.link(lines, results, self.info, self.options)
@@ -236,7 +241,7 @@ class Document:
         if self.options.titles:
             return
         self.analyzer.show_titles()  # from here on, lines the line pass reads again get their titles
-        title, lines, results = self.analyzer.title, self.lines, self.results
+        title, lines, results = self.analyzer.titles(), self.lines, self.results
         named: list[LineResult] = []
         size = len(results)
         for start in range(0, size, step):

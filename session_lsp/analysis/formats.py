@@ -133,9 +133,10 @@ class Format(Protocol):
         """From now on, the line pass with this state names lines (a document first analysed without titles)."""
         ...
 
-    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
-        """The title of a line analysed without one, made from its `result` when the format can; None: the caller
-        runs the line pass again for it."""
+    def line_titles(self, state: object) -> Callable[[str, LineResult], str | None]:
+        """What names the lines of a file analysed without titles, bound to its line state (asked once a file, as
+        the line pass is): a line's title made from its `result` when the format can; None: the caller runs the
+        line pass again for it."""
         ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,

@@ -74,6 +74,14 @@ class Quiet:
         """No loop of its own: the document calls the line pass on each line."""
         return None
 
+    def line_titles(self, state: object) -> Callable[[str, LineResult], str | None]:
+        """No titles made from results: the line pass names each line again."""
+        return _named_again
+
+
+def _named_again(text: str, result: LineResult) -> None:
+    return None
+
 
 class NoSession:
     """The `results.Session` of a file with no structure to offer: no outline, folds, lenses or hints, no cards,
@@ -194,8 +202,8 @@ class PlainFormat(Quiet):
     def show_titles(self, state: object) -> None:
         """Plain lines have no titles."""
 
-    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
-        return ""
+    def line_titles(self, state: object) -> Callable[[str, LineResult], str | None]:
+        return _untitled
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
@@ -232,3 +240,6 @@ class PlainFormat(Quiet):
     def first_line(self, now: datetime, path: str | None) -> LineTemplate | None:
         return None
 
+
+def _untitled(text: str, result: LineResult) -> str:
+    return ""

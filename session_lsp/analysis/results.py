@@ -151,8 +151,9 @@ class FormatAnalyzer(Protocol):
         """From now on, `line` gives titles (for a document analysed without them)."""
         ...
 
-    def title(self, text: str, result: LineResult) -> str:
-        """The title of a line `line` analysed without one (as `result`), once `show_titles` was called."""
+    def titles(self) -> Callable[[str, LineResult], str]:
+        """What gives the title of a line `line` analysed without one (as `result`), once `show_titles` was
+        called."""
         ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked: ...

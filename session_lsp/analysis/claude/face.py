@@ -101,9 +101,6 @@ class ClaudeFormat(plain.Quiet):
         assert isinstance(state, LineState)
         state.titles = True
 
-    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
-        return None
-
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
         from .link_pass import link

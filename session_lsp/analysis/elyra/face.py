@@ -116,10 +116,10 @@ class ElyraFormat(plain.Quiet):
         assert isinstance(state, LineState)
         state.titles = True
 
-    def line_title(self, text: str, result: LineResult, state: object) -> str | None:
+    def line_titles(self, state: object) -> Callable[[str, LineResult], str | None]:
         from .line_pass import LineState, line_title
         assert isinstance(state, LineState)
-        return line_title(text, result, state)
+        return partial(line_title, state=state)
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,
              options: Options) -> Linked:
