@@ -41,8 +41,11 @@ def test_splices_and_reads_match_a_list(case: tuple[list[str], list], hot: int) 
         assert store[-1] == expected[-1]
     assert list(store) == expected
     assert store[1:BLOCK + 3] == expected[1:BLOCK + 3]
+    wide = {number for number, line in enumerate(expected) if not line.isascii()}
+    assert store.wide_lines() == wide
     store.compact()  # which lines are ASCII is known without their text, before and after compression
     assert [store.is_ascii(n) for n in range(len(expected))] == [line.isascii() for line in expected]
+    assert store.wide_lines() == wide
 
 
 def test_an_index_past_either_end_is_refused() -> None:

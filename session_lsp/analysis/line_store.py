@@ -163,11 +163,22 @@ class LineStore(Lines):
             self._starts = None
             self._last = (0, 0, [])
 
-    def _locate(self, index: int) -> tuple[int, int]:
+    def wide_lines(self) -> set[int]:
+        """The numbers of the lines with characters beyond ASCII (see `is_ascii`), all at once: a publish converts
+        the columns of thousands of diagnostics."""
+        with self._lock:
+            return {start + offset for start, block in zip(self._block_starts(), self._blocks, strict=True)
+                    for offset in block.wide}
+
+    def _block_starts(self) -> list[int]:
         if self._starts is None:
             self._starts = [0, *accumulate(block.count for block in self._blocks)][:-1]
-        at = bisect_right(self._starts, index) - 1
-        return at, index - self._starts[at]
+        return self._starts
+
+    def _locate(self, index: int) -> tuple[int, int]:
+        starts = self._block_starts()
+        at = bisect_right(starts, index) - 1
+        return at, index - starts[at]
 
     def _open(self, block: _Block) -> list[str]:
         if block.lines is None:
