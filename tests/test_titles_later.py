@@ -77,3 +77,18 @@ def test_naming_in_steps_changes_the_results_only_at_the_end() -> None:
     document.show_titles()
     named = document.results
     assert list(steps) == [] and document.results is named and named == titled
+
+
+def test_naming_stops_when_the_document_changes_between_steps() -> None:
+    """A retarget, a replace or an edit between two steps leaves the results the change made: the steps left do
+    nothing, so no result from before the change comes back."""
+    text = next(iter(sorted((TESTS / "corpus" / "elyra-pi-written").rglob("*.jsonl")))).read_text()
+    for change in (lambda doc: doc.edit(2, 0, 2, 0, " "), lambda doc: doc.replace(text + "\n"),
+                   lambda doc: doc.retarget(doc.options)):
+        document = Document(text, Options(titles=False))
+        steps = document.naming(step=3)
+        next(steps)
+        change(document)
+        changed = list(document.results)
+        assert list(steps) == []
+        assert document.results == changed and not document.options.titles

@@ -14,7 +14,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from itertools import chain, islice
+from itertools import chain, count, islice
 
 import msgspec
 
@@ -98,6 +98,8 @@ class StreamedLines(Lines):
         filled in as the stream goes."""
         return {}
 
+
+_STAMPS = count()
 
 EDITOR_DECODING = ("; the editor shows each invalid byte sequence as U+FFFD, and saving writes that character "
                    "(EF BF BD) in its place: the original bytes are lost")
@@ -201,6 +203,9 @@ class Document:
         self._changed: set[int] | None = set()
         """The lines whose facts changed since `_base` was computed; None once lines were added or removed."""
         self._diagnostics = None
+        self.stamp = next(_STAMPS)
+        """Changes with every edit and every analysis of the whole text: what was read of the document under one
+        stamp still holds under it (`naming`)."""
 
     @property
     def face(self) -> Format:
@@ -236,10 +241,11 @@ class Document:
     def naming(self, step: int = 4096) -> Iterator[None]:
         """`show_titles` in steps of `step` lines, pausing after each but the last: the server names a newly opened
         file between edits, so a keystroke waits for one step, not for the whole file. The results change only at
-        the end, so a caller may drop the steps left whenever the document changes, or is named meanwhile (then
-        the rest does nothing)."""
+        the end, so a caller may drop the steps left at any pause; the rest does nothing once the document has
+        changed, or has been named, meanwhile."""
         if self.options.titles:
             return
+        stamp = self.stamp
         self.analyzer.show_titles()  # from here on, lines the line pass reads again get their titles
         title, lines, results = self.analyzer.titles(), self.lines, self.results
         named: list[LineResult] = []
@@ -247,7 +253,7 @@ class Document:
         for start in range(0, size, step):
             if start:
                 yield
-                if self.options.titles:
+                if self.options.titles or self.stamp != stamp:
                     return
             stop = min(start + step, size)
             named.extend(line_result(result.kind, result.facts, result.issues,
@@ -321,6 +327,7 @@ class Document:
         results[start_line : end_line + 1] = new_results
         self._splice_issue_lines(start_line, end_line, new_results)
         self._diagnostics = None
+        self.stamp = next(_STAMPS)
         if self._base is None:
             return
         # Whether the file ends with "\n", or in a blank line, is seen by the link pass (ELY005, THN071) but is in
