@@ -14,10 +14,12 @@ from datetime import timedelta
 from typing import Any
 
 import claude_records
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity, Span, analyze, features
+from session_lsp.analysis import text as text_module
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.features import fix_document, fixes
 from session_lsp.analysis.features.fixes import apply_edits
@@ -574,3 +576,16 @@ def test_fixes_never_raise_and_safe_fixes_keep_every_record(text: str) -> None:
     assert all((isinstance(obj, dict) and isinstance(obj.get("message"), dict)
                and obj["message"].get("role") == "hookMessage") or "seq" in obj for obj in renamed), renamed
     assert isinstance(unsafe.text, str)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("a\u00e9\u2713\U0001f600\ud800\udfff\ufffd\n"), max_size=40),
+       st.integers(1, 7))
+def test_lone_surrogates_become_replacement_characters_and_nothing_else_changes(value: str, part: int) -> None:
+    """`without_surrogates` looks for surrogates by encoding the text a part at a time: parts of any size give what
+    replacing every surrogate gives, and a text without one comes back as the same object."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(text_module, "_ENCODED_AT_ONCE", part)
+        cleaned = text_module.without_surrogates(value)
+    assert cleaned == "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in value)
+    assert (cleaned is value) == (not any("\ud800" <= char <= "\udfff" for char in value))

@@ -55,7 +55,25 @@ def without_surrogates(text: str) -> str:
     as U+FFFD: the character an editor writes for it when it saves the file as UTF-8, so what an agent will read.
     It has the width of the surrogate in UTF-16 (1 unit) and UTF-32 (1), and in UTF-8 the 3 bytes a UTF-8 editor
     holds for either, so every position a client sends means the same place in both texts."""
-    return _SURROGATE.sub(REPLACEMENT, text)
+    return _SURROGATE.sub(REPLACEMENT, text) if has_surrogates(text) else text
+
+
+_ENCODED_AT_ONCE = 1 << 20
+"""Characters `has_surrogates` encodes at a time: a 50 MB text is not copied whole."""
+
+
+def has_surrogates(text: str) -> bool:
+    """Whether `text` holds a lone surrogate, the one thing UTF-8 cannot encode: encoding finds out at C speed, about
+    four times as fast as the regular expression that replaces them scans (on a 50 MB text 0.06 s against 0.2 s, which
+    a newly opened session beyond ASCII paid whole), a part at a time (a slice cannot cut a character in two)."""
+    if text.isascii():
+        return False
+    try:
+        for start in range(0, len(text), _ENCODED_AT_ONCE):
+            text[start:start + _ENCODED_AT_ONCE].encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def byte_to_col(line: str, byte_offset: int) -> int:
