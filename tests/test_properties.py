@@ -22,7 +22,8 @@ from session_lsp.analysis import RULES, Diagnostic, Document, Options, Severity,
 from session_lsp.analysis import text as text_module
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.features import fix_document, fixes
-from session_lsp.analysis.features.fixes import apply_edits
+from session_lsp.analysis.features.fixes import _Rows, apply_edits
+from session_lsp.analysis.fixing import TextEdit
 from session_lsp.analysis.lines import LineKind, decode, split_glued
 from session_lsp.analysis.result_store import facts_of, lines_of_kind
 from session_lsp.analysis.text import decode_bytes
@@ -589,3 +590,53 @@ def test_lone_surrogates_become_replacement_characters_and_nothing_else_changes(
         cleaned = text_module.without_surrogates(value)
     assert cleaned == "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in value)
     assert (cleaned is value) == (not any("\ud800" <= char <= "\udfff" for char in value))
+
+
+@st.composite
+def edits_apart(draw: st.DrawFn) -> tuple[list[str], list[TextEdit]]:
+    """Lines, and edits of them that do not overlap (they may touch, and several may insert at one place)."""
+    lines = draw(st.lists(st.text(alphabet="ab😀", max_size=5), min_size=1, max_size=6))
+    places = sorted({(line, col) for line, text in enumerate(lines) for col in range(len(text) + 1)})
+    cuts = sorted(draw(st.lists(st.sampled_from(places), max_size=8)))
+    edits = [TextEdit(Span(*start, *end), draw(st.text(alphabet="xy\n", max_size=3)))
+             for start, end in zip(cuts[::2], cuts[1::2], strict=False)]
+    return lines, draw(st.permutations(edits))
+
+
+@settings(max_examples=300, deadline=None)
+@given(edits_apart())
+def test_edits_are_applied_as_one_at_a_time_from_the_last(case: tuple[list[str], list[TextEdit]]) -> None:
+    """`apply_edits` joins the pieces between the edits at once; applying each edit to the whole text in turn, the
+    last first, gives the same text."""
+    lines, edits = case
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    text = "\n".join(lines)
+    for edit in sorted(edits, key=lambda e: (e.span.line, e.span.start, e.span.end_line, e.span.end), reverse=True):
+        start, end = starts[edit.span.line] + edit.span.start, starts[edit.span.end_line] + edit.span.end
+        text = text[:start] + edit.new_text + text[end:]
+    assert apply_edits(lines, edits) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 4)), max_size=40))
+def test_a_round_takes_each_fix_whose_lines_meet_none_taken_before(ranges: list[tuple[int, int]]) -> None:
+    rows = _Rows()
+    taken: list[tuple[int, int]] = []
+    for low, length in ranges:
+        high = low + length
+        expected = not any(low <= end and start <= high for start, end in taken)
+        assert rows.take(low, high) == expected
+        if expected:
+            taken.append((low, high))
+
+
+def test_one_fix_run_deletes_thousands_of_junk_lines_in_a_row() -> None:
+    """Each `[]` line's fix deletes it with its line break, which leaves the next line as it was: every one of them
+    goes in the first round (12 rounds, each taking every other line, left 5,000 / 2**12 of them)."""
+    header = json.dumps(elyra_header(3), separators=(",", ":"))
+    document = analyze(header + "\n" + "[]\n" * 5000)
+    repaired = fix_document(document, unsafe=True)
+    assert repaired.converged and len(repaired.applied) == 5000
+    assert repaired.text == header + "\n"

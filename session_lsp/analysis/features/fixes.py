@@ -17,7 +17,9 @@ the last two or sends nothing from them); an entry the agent reads is relinked, 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 
 import msgspec
 
@@ -99,21 +101,47 @@ def fixable(diagnostic: Diagnostic) -> Applicability | None:
 
 
 def apply_edits(lines: Sequence[str], edits: Sequence[TextEdit]) -> str:
-    """The document's text with non-overlapping `edits` applied (all relative to `lines`)."""
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    """The document's text with non-overlapping `edits` applied (all relative to `lines`), made of the text's pieces
+    between them in one join: thousands of fixes in a round (a file of junk lines) each copied the whole text."""
+    starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
     text = "\n".join(lines)
+    pieces: list[str] = []
+    kept = len(text)
+    """The text from here on is in `pieces`."""
     for edit in sorted(edits, key=lambda e: (e.span.line, e.span.start, e.span.end_line, e.span.end), reverse=True):
         span = edit.span
         start = starts[span.line] + span.start
         end = starts[span.end_line] + span.end
-        text = text[:start] + edit.new_text + text[end:]
-    return text
+        pieces += (text[end:kept], edit.new_text)
+        kept = start
+    pieces.append(text[:kept])
+    return "".join(reversed(pieces))
 
 
 def _rows(fix: Fix) -> tuple[int, int]:
-    return min(e.span.line for e in fix.edits), max(e.span.end_line for e in fix.edits)
+    """The lines a fix changes: an edit that ends at the start of a line (a deleted line, with its line break) leaves
+    that line as it was, so the fixes of two junk lines in a row go in one round."""
+    return (min(edit.span.line for edit in fix.edits),
+            max(span.end_line - 1 if span.end == 0 and span.end_line > span.line else span.end_line
+                for span in (edit.span for edit in fix.edits)))
+
+
+class _Rows:
+    """The line ranges the fixes taken in a round change, kept sorted and apart, so whether a fix's range meets one
+    of them is one search (a round of a file of junk lines takes thousands of fixes)."""
+
+    def __init__(self) -> None:
+        self._lows: list[int] = []
+        self._highs: list[int] = []
+
+    def take(self, low: int, high: int) -> bool:
+        """Whether `low..high` (both included) meets no range taken yet; if so it is taken."""
+        at = bisect_right(self._lows, high)  # the ranges that start at or before `high`: the last ends latest
+        if at and self._highs[at - 1] >= low:
+            return False
+        self._lows.insert(at, low)
+        self._highs.insert(at, high)
+        return True
 
 
 class Repaired(msgspec.Struct, frozen=True):
@@ -145,14 +173,8 @@ def fix_document(doc: Document, select: Select = lambda found: found, unsafe: bo
             left = sum(1 for _, fix in phased if not fix.safe)
             return Repaired(text, tuple(applied), left, True)
         first = min(phase for phase, _ in allowed)
-        taken: list[Fix] = []
-        rows: list[tuple[int, int]] = []
-        for phase, fix in allowed:
-            low, high = _rows(fix)
-            if phase != first or any(low <= end and start <= high for start, end in rows):
-                continue
-            taken.append(fix)
-            rows.append((low, high))
+        rows = _Rows()
+        taken = [fix for phase, fix in allowed if phase == first and rows.take(*_rows(fix))]
         text = apply_edits(current.lines, [edit for fix in taken for edit in fix.edits])
         applied.extend(taken)
         if text in seen:  # fixes that undo each other: stop rather than go round
