@@ -168,3 +168,131 @@ def test_an_unanswered_call_goes_on_when_the_next_message_below_it_is_not_the_us
              if diagnostic.code == "ELY072"]
     assert [(diagnostic.span.line, diagnostic.severity.name) for diagnostic in found] == \
         [(2, "WARNING" if role == "assistant" else "INFORMATION")]
+
+
+@st.composite
+def elyra_tool_trees(draw: st.DrawFn) -> str:
+    """A v3 file of tool calls and results whose ids repeat (two ids for every call), mostly each entry below the one
+    before and otherwise below any earlier entry, with compactions that keep from any earlier entry."""
+    usage = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
+             "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}
+    lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
+    count = draw(st.integers(1, 40))
+    for number in range(count):
+        parent = None if not number else f"{number - 1:08x}" if draw(st.integers(0, 3)) else \
+            f"{draw(st.integers(0, number - 1)):08x}"
+        entry: dict[str, object] = {"id": f"{number:08x}", "parentId": parent, "timestamp": "2026-03-01T09:15:00.000Z"}
+        kind = draw(st.sampled_from(["call", "call", "result", "result", "compaction", "user"]))
+        if kind == "compaction" and number:
+            entry |= {"type": "compaction", "summary": "s", "tokensBefore": 1,
+                      "firstKeptEntryId": f"{draw(st.integers(0, number - 1)):08x}"}
+        elif kind == "call":
+            calls = [{"type": "toolCall", "id": draw(st.sampled_from("ab")), "name": "read", "arguments": {}}
+                     for _ in range(draw(st.integers(1, 2)))]
+            entry |= {"type": "message", "message": {"role": "assistant", "content": calls, "api": "x",
+                                                     "provider": "x", "model": "x", "usage": usage,
+                                                     "stopReason": "toolUse", "timestamp": 1}}
+        elif kind == "result":
+            entry |= {"type": "message", "message": {"role": "toolResult", "toolCallId": draw(st.sampled_from("ab")),
+                                                     "toolName": "read", "content": [], "isError": False,
+                                                     "timestamp": 1}}
+        else:
+            entry |= {"type": "message", "message": {"role": "user", "content": "hi", "timestamp": 1}}
+        lines.append(json.dumps(entry))
+    return "\n".join(lines) + "\n"
+
+
+def _calls_and_results(model: ElyraModel) -> tuple[list[tuple[int, int, str]], list[tuple[int, str]]]:
+    """(line, block, id) of every call and (line, toolCallId) of every result, both on reachable lines."""
+    calls, results = [], []
+    for line in model.tool_lines:
+        found = model.line_facts[line]
+        if model.pre[line] == -1:
+            continue
+        calls += [(line, call.index, call.id) for call in found.tool_calls]
+        if found.tool_call_id is not None:
+            results.append((line, found.tool_call_id))
+    return calls, results
+
+
+@settings(max_examples=400, deadline=None)
+@given(elyra_tool_trees())
+def test_a_call_s_first_answer_is_the_first_result_below_it_with_its_id(text: str) -> None:
+    """pi answers every call on a result's path with the result's toolCallId, the nearest and those it shadows:
+    a call's first answer is the first such result in depth-first order."""
+    model = analyze(text, Options()).linked.model
+    assert isinstance(model, ElyraModel)
+    calls, results = _calls_and_results(model)
+    for line, block, call_id in calls:
+        below = [result for result, answers in results
+                 if answers == call_id and result != line and model.is_ancestor(line, result)]
+        if below:
+            assert model.first_results[line << 20 | block] == min(below, key=model.pre.__getitem__)
+
+
+@settings(max_examples=400, deadline=None)
+@given(elyra_tool_trees())
+def test_a_compaction_is_flagged_for_each_kept_result_whose_call_it_cut(text: str) -> None:
+    """ELY076: a result on the path from the compaction up to its first kept entry answers a call above that entry.
+    The rule names the one nearest the kept entry and counts the others; here they are found by walking each path
+    whole."""
+    document = analyze(text, Options())
+    model = document.linked.model
+    assert isinstance(model, ElyraModel)
+    expected = {}
+    for line in model.special_lines:
+        kept = model.first_kept(line)
+        if model.line_facts[line].type != "compaction" or model.pre[line] == -1 or kept is None or kept == line \
+                or not model.is_ancestor(kept, line):
+            continue
+        orphans, up = [], model.parent_of[line]
+        while up != -1:
+            call = model.result_calls.get(up)
+            if call is not None and call >> 20 != kept and model.is_ancestor(call >> 20, kept):
+                orphans.append(up)
+            if up == kept:
+                break
+            up = model.parent_of[up]
+        if orphans:
+            expected[line] = (orphans[-1], len(orphans) - 1)
+    found = {diagnostic.span.line: (diagnostic.related[0].span.line,
+                                    int(diagnostic.message.split("(and ")[1].split(" ")[0])
+                                    if "(and " in diagnostic.message else 0)
+             for diagnostic in document.diagnostics() if diagnostic.code == "ELY076"}
+    assert found == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(elyra_shapes())
+def test_the_ancestor_at_a_depth_is_the_entry_that_many_parents_up(text: str) -> None:
+    model = analyze(text, Options()).linked.model
+    assert isinstance(model, ElyraModel)
+    for line in model.order:
+        depth, up = model.depth_at[model.pre[line]], line
+        for level in range(depth, -1, -1):
+            assert model.ancestor_at(line, level) == up
+            up = model.parent_of[up]
+
+
+@settings(max_examples=400, deadline=None)
+@given(elyra_shapes())
+def test_a_repeated_id_s_entry_is_given_the_children_written_between_it_and_the_next(text: str) -> None:
+    """ELY040 on each later entry with a used id: its quick fix's `parent_lines` are the entries naming that id
+    below it and above the id's next entry, and the message counts those between the one before and it, which now
+    hang under it."""
+    document = analyze(text, Options())
+    model = document.linked.model
+    assert isinstance(model, ElyraModel)
+    facts = model.line_facts
+    found = {diagnostic.span.line: diagnostic for diagnostic in document.diagnostics() if diagnostic.code == "ELY040"}
+    for entry_id in {facts[line].id for line, _ in model.duplicates}:
+        lines = [line for line in model.entry_lines if facts[line].id == entry_id]
+        children = [line for line in model.entry_lines if facts[line].parent_id == entry_id]
+        for index, line in enumerate(lines[1:], 1):
+            until = lines[index + 1] if index + 1 < len(lines) else len(facts)
+            earlier = [child for child in children if lines[index - 1] < child < line]
+            assert (found[line].data or {}).get("parent_lines") == [child for child in children if line < child < until]
+            if "so the earlier one and its subtree become unreachable" in found[line].message:
+                written = f"{len(earlier)} entries written for the earlier one now hang" if len(earlier) > 1 \
+                    else "1 entry written for the earlier one now hangs"
+                assert (written in found[line].message) == bool(earlier)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -325,8 +325,10 @@ class _Checker:
             children = naming.get(entry_id, [])
             for index, line in enumerate(lines[1:], 1):
                 until = lines[index + 1] if index + 1 < len(lines) else len(facts)
-                meant = [child for child in children if line < child < until]
-                earlier = [child for child in children if lines[index - 1] < child < line]
+                # children are in file order: those between two occurrences are one slice (an id used on thousands
+                # of lines, by as many children, made this quadratic)
+                meant = children[bisect_right(children, line):bisect_left(children, until)]
+                earlier = children[bisect_right(children, lines[index - 1]):bisect_left(children, line)]
                 fresh = fresh_id(f"{entry_id}/{line}", used.__contains__)
                 used.add(fresh)
                 written = "1 entry written for the earlier one now hangs" if len(earlier) == 1 else \
@@ -704,10 +706,16 @@ class _Checker:
         pi sends that result, right after the summary, without the call."""
         model = self.model
         kept = model.first_kept(line)
-        if kept is None or kept == line or not model.is_ancestor(kept, line):
+        if kept is None or kept == line or not model.is_ancestor(kept, line) or not model.pair_depth:
             return
         orphans: list[tuple[int, int]] = []
         up = model.parent_of[line]
+        # a result answers a call at most `pair_depth` entries above it, so only the results less than that far
+        # below `kept` can answer one above it: the walk starts there (on a file of thousands of compactions that
+        # keep from one early entry, walking every path whole was quadratic)
+        lowest = (model.depth(kept) or 0) + model.pair_depth - 1
+        if up != NONE and (model.depth(up) or 0) > lowest:
+            up = model.ancestor_at(up, lowest)
         while up != NONE:
             call = model.result_calls.get(up)
             if call is not None:

@@ -545,6 +545,10 @@ class ElyraModel:
             else sorted((line for line in self.tool_lines if pre[line] != NONE), key=pre.__getitem__)
         open_calls: dict[str, Any] = {}
         """call id -> the packed open call, or a stack of them once two calls share the id."""
+        shadows_answered: dict[str, int] = {}
+        """call id with a stack -> how many calls at its bottom have their first answer already: a result answers
+        every open call with its id, and visiting those again for each result made a file whose calls all share
+        one id quadratic."""
         answers: dict[int, list[int]] = {}
         """packed call -> results on paths through it, once it has more than one."""
         result_calls, first_answer, more_results = self.result_calls, self.first_results, self.more_results
@@ -569,6 +573,8 @@ class ElyraModel:
                         stack = [known] if type(known) is int else known
                         while stack and ends[pre[stack[-1] >> bits]] <= here:
                             stack.pop()
+                        if shadows_answered.get(call_id, 0) > len(stack):
+                            shadows_answered[call_id] = len(stack)
                         if stack:
                             self.repeated_calls.append((packed, stack[-1]))
                         stack.append(packed)
@@ -590,9 +596,10 @@ class ElyraModel:
                 while known and ends[pre[known[-1] >> bits]] <= here:
                     known.pop()
                 packed = known[-1] if known else None
-                for shadowed in known[:-1] if known else ():  # pi matches by id: this answers them too
-                    if ends[pre[shadowed >> bits]] > here:
+                if known:  # pi matches by id: this answers the open calls under the top too (each encloses the next)
+                    for shadowed in known[min(shadows_answered.get(call_id, 0), len(known)):-1]:
                         first_answer.setdefault(shadowed, line)
+                    shadows_answered[call_id] = len(known) - 1
             if packed is None:
                 unpaired.append(line)
                 waiting.setdefault(call_id, []).append(line)
@@ -922,6 +929,17 @@ class ElyraModel:
             return False
         start = self.pre[above]
         return start != NONE and start <= self.pre[line] < self.end_at[start]
+
+    def ancestor_at(self, line: int, depth: int) -> int:
+        """The entry on `line`'s path to the root at `depth` (not deeper than `line`, which a root reaches). In a
+        run of entries each below the one before, as pi writes them, it is the entry that many positions up the
+        depth-first order; anywhere else the path is walked."""
+        position = self.pre[line] - (self.depth_at[self.pre[line]] - depth)
+        if position >= 0 and self.depth_at[position] == depth and self.is_ancestor(self.order[position], line):
+            return self.order[position]
+        for _ in range(self.depth_at[self.pre[line]] - depth):
+            line = self.parent_of[line]
+        return line
 
     def depth(self, line: int) -> int | None:
         """Entries above this one (a root has depth 0); None for a line that is not an entry."""
