@@ -263,3 +263,24 @@ def test_a_mismatched_compaction_a_later_one_replaces_is_a_warning() -> None:
     found = [d for d in analyze(text, Options(path=NAME)).diagnostics() if d.code == "CDX040"]
     assert [(d.span.line, d.severity.label) for d in found] == [(8, "warning")]
     assert "compacted away" in found[0].message
+
+
+def test_thousands_of_ordinals_out_of_order_are_numbered_by_one_fix_made_once() -> None:
+    """A renumbering is one fix for every record (CDX030-CDX033): the quick fixes of 2,000 repeated ordinals list it
+    once, and `fix` applies it in one round. Made for each diagnostic, it read every line again for each of them."""
+    rows = _rows(sorted(CORPUS.glob("*.jsonl"))[0])
+    call = next(row for row in rows if row["type"] == "response_item" and row["payload"]["type"] == "function_call")
+    output = next(row for row in rows if row["type"] == "response_item"
+                  and row["payload"]["type"] == "function_call_output")
+    lines = [json.dumps(row) for row in rows[:rows.index(call)]]
+    for number in range(1000):
+        for row in (call, output):
+            lines.append(json.dumps({**row, "payload": {**row["payload"], "call_id": f"call_{number:05d}"}}))
+    document = analyze("\n".join(lines) + "\n", Options())
+    repeated = [d for d in document.diagnostics() if d.code == "CDX032"]
+    assert len(repeated) > 1000
+    offered = [fix for fix in features.fixes(document, repeated) if "CDX032" in fix.codes]
+    assert len(offered) == 1
+    repaired = features.fix_document(document)
+    assert repaired.converged and len(repaired.applied) == 1
+    assert not [d for d in analyze(repaired.text, Options()).diagnostics() if d.code.startswith("CDX03")]

@@ -26,6 +26,7 @@ from ..fixing import (
     LINES,
     PARENTS,
     REFERENCES,
+    FileWide,
     Fix,
     FixDoc,
     Fixer,
@@ -749,6 +750,8 @@ def _renumber(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
                     " change)", *edits)
 
 
+_RENUMBER = FileWide(_renumber)
+
 FIXERS: Fixers = {
     # LINES: lines Codex cannot read
     "CDX009": (LINES, generic.utf8),
@@ -760,10 +763,10 @@ FIXERS: Fixers = {
     # IDS: values Codex cannot read (an ordinal that is not a whole number too: its line comes back before calls
     # are paired)
     "CDX005": (IDS, _unreadable_record), "CDX007": (IDS, _unknown_kind), "CDX008": (IDS, _timestamp),
-    "CDX040": (IDS, _metadata_length), "CDX030": (IDS, _renumber),
+    "CDX040": (IDS, _metadata_length), "CDX030": (IDS, _RENUMBER),
     # PARENTS: calls and their outputs
     "CDX020": (PARENTS, _orphan_output), "CDX021": (PARENTS, _call_without_output),
     # REFERENCES: ordinals, once no line is added or removed
-    "CDX031": (REFERENCES, _renumber), "CDX032": (REFERENCES, _renumber), "CDX033": (REFERENCES, _renumber),
+    "CDX031": (REFERENCES, _RENUMBER), "CDX032": (REFERENCES, _RENUMBER), "CDX033": (REFERENCES, _RENUMBER),
 }
 """Codex's rules with a fix: the phase it runs in and the fixer."""

@@ -26,7 +26,7 @@ import msgspec
 from .. import jsonscan
 from ..diagnostics import Diagnostic, Span
 from ..document import Document, analyze
-from ..fixing import LINES, REFERENCES, Fix, Fixer, TextEdit, generic
+from ..fixing import LINES, REFERENCES, FileWide, Fix, Fixer, TextEdit, generic
 from ..lines import LineKind
 from ..registry import RULES, Applicability, rule
 
@@ -56,10 +56,12 @@ SEQ_PHASE = REFERENCES
 """The renumbering runs with the other references and values."""
 
 def _phased(doc: Document, diagnostics: Sequence[Diagnostic]) -> list[tuple[int, Fix]]:
-    """Each diagnostic's fix with its phase, in diagnostic order; the seq diagnostics share one renumbering."""
+    """Each diagnostic's fix with its phase, in diagnostic order; the seq diagnostics share one renumbering, and the
+    diagnostics of one code whose fixer is `FileWide` share that fix, listed at the first of them."""
     out: list[tuple[int, Fix]] = []
     seq_codes: list[str] = []
     fixers, renumbered = doc.face.fixers, doc.face.renumbered
+    made: dict[tuple[FileWide, str], Fix | None] = {}
     for diagnostic in diagnostics:
         if not 0 <= diagnostic.span.line < len(doc.lines):
             continue
@@ -69,7 +71,13 @@ def _phased(doc: Document, diagnostics: Sequence[Diagnostic]) -> list[tuple[int,
         found = fixers.get(diagnostic.code) or _glued(doc, diagnostic)
         if found is not None:
             phase, fixer = found
-            fix = fixer(doc, diagnostic)
+            if isinstance(fixer, FileWide):  # one fix a code, listed once
+                key = (fixer, diagnostic.code)
+                if key in made:
+                    continue
+                fix = made[key] = fixer(doc, diagnostic)
+            else:
+                fix = fixer(doc, diagnostic)
             if fix is not None:
                 out.append((phase, fix))
     numbering = renumber(doc, seq_codes)

@@ -12,6 +12,7 @@ from .edits import (
     LINES,
     PARENTS,
     REFERENCES,
+    FileWide,
     Fix,
     FixDoc,
     Fixer,
@@ -27,6 +28,6 @@ from .edits import (
     replace_value,
 )
 
-__all__ = ["FILE", "IDS", "LINES", "PARENTS", "REFERENCES", "Fix", "FixDoc", "Fixer", "Fixers", "TextEdit",
+__all__ = ["FILE", "IDS", "LINES", "PARENTS", "REFERENCES", "FileWide", "Fix", "FixDoc", "Fixer", "Fixers", "TextEdit",
            "delete_line", "fix", "insert_line_after", "insert_members", "json_text", "remove_value",
            "replace_line", "replace_value"]

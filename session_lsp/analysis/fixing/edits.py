@@ -67,6 +67,18 @@ Fixer = Callable[[FixDoc, Diagnostic], Fix | None]
 Fixers = Mapping[str, tuple[int, Fixer]]
 """A format's fixers (`Format.fixers`): rule code -> (phase, fixer)."""
 
+
+class FileWide:
+    """A fixer whose fix is one for the whole file, the same for every diagnostic of a code (a renumbering of every
+    record): the fixes of many diagnostics (a round of `fix_document`, the quick fixes of a range) make it, and list
+    it, once a code, not once a diagnostic, which read every line of the file again for each of thousands."""
+
+    def __init__(self, fixer: Fixer) -> None:
+        self.fixer = fixer
+
+    def __call__(self, doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
+        return self.fixer(doc, diagnostic)
+
 LINES, FILE, IDS, PARENTS, REFERENCES = range(5)
 """The phases `fix_document` applies one a round, re-analysing between rounds: bytes and lines (so every later fix
 sees the lines the agent will read), then the end of the file and the header, ids (so that parents can then name
