@@ -66,3 +66,29 @@ def test_the_fixers_take_any_value_in_any_field(name: str) -> None:
         analyze(repaired.text, Options(path=name)).diagnostics()
         count += 1
     assert count > 300
+
+
+def test_hundreds_of_results_cut_off_from_their_calls_are_each_repaired() -> None:
+    """A session whose calls and results all hang from its first prompt, so each result is a sibling of its call
+    (CCD030) and the last call is left open (CCD031): every one is repaired in one run, each fix reading the chain
+    through the indexes the fixes share (`_chain`), made once for the file."""
+    records = [json.loads(line) for line in (CASES.parent.parent / "corpus" / "claude-code-2.1.332-written" /
+                                             "a2f284f7-af07-4a92-87e0-9091f13bf9fd.jsonl").read_text().splitlines()]
+    by_uuid = {record.get("uuid", "")[:8]: record for record in records}
+    prompt, call, result = by_uuid["13dfb9d1"], by_uuid["371ad631"], by_uuid["6e7e95a5"]
+    lines = [json.dumps({**prompt, "uuid": f"00000000-0000-4000-8000-{0:012d}", "parentUuid": None})]
+    for number in range(1, 300):
+        record = json.loads(json.dumps(call if number % 2 else result))
+        record |= {"uuid": f"00000000-0000-4000-8000-{number:012d}",
+                   "parentUuid": f"00000000-0000-4000-8000-{0:012d}"}
+        for block in record["message"]["content"]:
+            block["id" if block["type"] == "tool_use" else "tool_use_id"] = f"toolu_{(number + 1) // 2:04d}"
+        if "sourceToolAssistantUUID" in record:
+            record["sourceToolAssistantUUID"] = f"00000000-0000-4000-8000-{number - 1:012d}"
+        lines.append(json.dumps(record))
+    document = analyze("\n".join(lines) + "\n", Options())
+    codes = [diagnostic.code for diagnostic in document.diagnostics()]
+    assert codes.count("CCD030") == 149 and codes.count("CCD031") == 1
+    repaired = fix_document(document, unsafe=True)
+    assert repaired.converged and len(repaired.applied) == 150 + 149
+    assert analyze(repaired.text, Options()).diagnostics() == []

@@ -29,7 +29,7 @@ import hashlib
 import uuid
 from datetime import UTC, datetime
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -203,9 +203,41 @@ def _block(doc: FixDoc, line: int, paths: list[tuple[jsonscan.Path, str]],
     return None
 
 
-def _answered(model: ClaudeModel) -> set[str]:
-    return {call for index in model.chain if model.records[index].facts.tag == "user"
-            for call in model.records[index].facts.results}
+class _Chain(NamedTuple):
+    """What the fixes of calls and results read of the chain, made once a model (its `views`): a file can have
+    thousands of them, and each read the whole chain."""
+
+    answered: set[str]
+    """The ids of the calls the chain's results answer."""
+    position: dict[int, int]
+    """Each chain record's place on the chain."""
+    by_message: dict[str, list[int]]
+    """The chain's assistant records by message id, in chain order."""
+    written_for: dict[str, int]
+    """uuid -> the first chain record Claude Code wrote for its call's result (a user record naming it as parent
+    and by `sourceToolAssistantUUID`)."""
+    children: dict[str, list[int]]
+    """uuid -> the chain records naming it as their parent, in record order."""
+
+
+def _chain(model: ClaudeModel) -> _Chain:
+    found = model.views.get("fix-chain")
+    if found is None:
+        found = model.views["fix-chain"] = _Chain(set(), {}, {}, {}, {})
+        for index in sorted(model.chain):
+            parent = model.records[index].facts.parent
+            if parent is not None:
+                found.children.setdefault(parent, []).append(index)
+        for at, index in enumerate(model.chain):
+            facts = model.records[index].facts
+            found.position[index] = at
+            if facts.tag == "user":
+                found.answered.update(facts.results)
+                if facts.source_tool is not None and facts.source_tool == facts.parent:
+                    found.written_for.setdefault(facts.source_tool, index)
+            elif facts.tag == "assistant" and facts.message_id is not None:
+                found.by_message.setdefault(facts.message_id, []).append(index)
+    return found
 
 
 def _open_call(model: ClaudeModel, index: int) -> str | None:
@@ -216,13 +248,15 @@ def _open_call(model: ClaudeModel, index: int) -> str | None:
     if anchor is None or index not in model.on_chain:
         return None
     response = model.records[anchor].facts.message_id
-    answered = _answered(model)
-    for other in model.chain[:model.chain.index(index)]:
-        facts = model.records[other].facts
-        if facts.tag == "assistant" and (other == anchor or (response is not None and facts.message_id == response)):
-            for call in facts.uses:
-                if call not in answered:
-                    return call
+    chain = _chain(model)
+    here, position = chain.position[index], chain.position
+    candidates = set(chain.by_message.get(response, ())) if response is not None else set()
+    if anchor in position and model.records[anchor].facts.tag == "assistant":
+        candidates.add(anchor)
+    for other in sorted((other for other in candidates if position[other] < here), key=position.__getitem__):
+        for call in model.records[other].facts.uses:
+            if call not in chain.answered:
+                return call
     return None
 
 
@@ -310,11 +344,8 @@ def _result_record(model: ClaudeModel, index: int) -> Record | None:
     """The record Claude Code wrote for this call's result, still on the chain without it: a user record naming the
     call's record by `sourceToolAssistantUUID`, its content a list."""
     uuid_ = model.records[index].facts.uuid
-    for other in model.chain:
-        f = model.records[other].facts
-        if f.tag == "user" and f.source_tool == uuid_ and f.parent == uuid_:
-            return model.records[other]
-    return None
+    found = _chain(model).written_for.get(uuid_) if uuid_ is not None else None
+    return model.records[found] if found is not None else None
 
 
 def _unanswered(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
@@ -349,10 +380,10 @@ def _unanswered(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
                               "timestamp": call_record.get("timestamp"), "sourceToolAssistantUUID": own.uuid}
     record.update((key, call_record[key]) for key in ENVELOPE if key in call_record)
     edits = [insert_line_after(doc.lines, line, json_text(record))]
-    for child, other in enumerate(model.records):
+    for child in _chain(model).children.get(own.uuid, ()) if own.uuid is not None else ():
+        other = model.records[child]
         f = other.facts
-        if (f.parent != own.uuid or child not in model.on_chain or other.part != 0 or f.results
-                or (f.tag == "assistant" and f.message_id == own.message_id)):
+        if other.part != 0 or f.results or (f.tag == "assistant" and f.message_id == own.message_id):
             continue
         edit = replace_value(doc.lines, other.line, ("parentUuid",), json_text(new_uuid))
         if edit is not None:
