@@ -120,7 +120,7 @@ class Document:
         self.replaced = {line: tuple(columns) for line, columns in (replaced or {}).items()}
         self.resolver = AnchorResolver()
         self._too_long: Mapping[int, int] = {}
-        lines = split_lines(text if text.isascii() else without_surrogates(text))
+        lines = split_lines(without_surrogates(text))
         self._replaced_lines = self._match_replaced(enumerate(lines))
         self.invalid_utf8 = tuple(invalid_utf8) or self._replaced_spans()
         self._reset(lines)
@@ -304,7 +304,7 @@ class Document:
             start_line, start_col, end_line, end_col = end_line, end_col, start_line, start_col
         head = lines[start_line][:start_col]
         tail = lines[end_line][end_col:]
-        new_text = new_text if new_text.isascii() else without_surrogates(new_text)
+        new_text = without_surrogates(new_text)
         replacement = split_lines(head + new_text + tail)
         old_facts = [(result.kind, result.facts) for result in self.results[start_line : end_line + 1]]
         ended_with_newline = lines[-1] == ""

@@ -129,9 +129,9 @@ def apply_edits(lines: Sequence[str], edits: Sequence[TextEdit]) -> str:
 def _rows(fix: Fix) -> tuple[int, int]:
     """The lines a fix changes: an edit that ends at the start of a line (a deleted line, with its line break) leaves
     that line as it was, so the fixes of two junk lines in a row go in one round."""
-    return (min(edit.span.line for edit in fix.edits),
-            max(span.end_line - 1 if span.end == 0 and span.end_line > span.line else span.end_line
-                for span in (edit.span for edit in fix.edits)))
+    spans = [edit.span for edit in fix.edits]
+    return (min(span.line for span in spans),
+            max(span.end_line - 1 if span.end == 0 and span.end_line > span.line else span.end_line for span in spans))
 
 
 class _Rows:

@@ -79,6 +79,7 @@ class FileWide:
     def __call__(self, doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
         return self.fixer(doc, diagnostic)
 
+
 LINES, FILE, IDS, PARENTS, REFERENCES = range(5)
 """The phases `fix_document` applies one a round, re-analysing between rounds: bytes and lines (so every later fix
 sees the lines the agent will read), then the end of the file and the header, ids (so that parents can then name
