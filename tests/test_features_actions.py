@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from session_lsp.analysis import Diagnostic, Document, Span, analyze
+from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.features import CodeAction, TextEdit, code_actions
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"
@@ -160,3 +161,21 @@ def test_the_reparent_title_says_which_entry_it_names(entries: list[tuple[str, s
     assert action.title == f"{title} (unsafe fix)"
     apply(doc, action.edits)
     assert not {"ELY042", "ELY044", "ELY045"} & {d.code for d in doc.diagnostics()}
+
+
+def test_an_entry_without_id_under_another_gets_that_entry_as_parent() -> None:
+    """A file written without ids: the quick fix of one entry cannot name the entry above by an id it lacks, so it
+    gives that entry its fresh id too (the one its own fix would give), instead of passing over it to a root."""
+    doc = analyze((Path(__file__).parent / "cases" / "elyra" / "ELY021-no-ids-at-all.jsonl").read_text("utf-8"))
+    found = [d for d in doc.diagnostics() if d.code == "ELY021" and d.span.line == 3]
+    [action] = code_actions(doc, found[0].span, found)
+    assert action.title == ("Give this entry a fresh id and the entry above as parent (and that entry the fresh id "
+                            "it lacks) (unsafe fix)")
+    above, own = action.edits
+    assert (above.span.line, own.span.line) == (2, 3)
+    given = above.new_text.removeprefix('"id":"')[:8]
+    assert own.new_text.endswith(f'"parentId":"{given}",')
+    apply(doc, action.edits)
+    assert [(d.code, d.span.line) for d in doc.diagnostics() if d.span.line in (2, 3)] == [("ELY021", 2)]
+    model = doc.linked.model
+    assert isinstance(model, ElyraModel) and model.parent(3) == 2

@@ -11,6 +11,7 @@ import msgspec
 
 from .. import jsonscan
 from ..diagnostics import Diagnostic, Span
+from ..editing import HORIZON
 from ..fixing import (
     FILE,
     IDS,
@@ -31,6 +32,7 @@ from ..fixing import (
     replace_value,
 )
 from ..text import fresh_id
+from .facts import EntryFacts
 
 
 def _move_header(doc: FixDoc, line: int, code: str) -> Fix | None:
@@ -102,17 +104,53 @@ def _missing_ids(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
     """ELY021: an entry without `id` or `parentId` gets a fresh id and the entry above as its parent."""
     line = diagnostic.span.line
     text = doc.lines[line]
+    taken = _taken(doc)
     members: list[str] = []
+    edits: list[TextEdit] = []
     if jsonscan.value_span(text, ("id",)) is None:
-        members.append(f'"id":{json_text(fresh_id(f"{line}/{text}", _taken(doc)))}')
+        new = fresh_id(f"{line}/{text}", taken)
+        members.append(f'"id":{json_text(new)}')
+        taken = _besides(taken, new)
     if jsonscan.value_span(text, ("parentId",)) is None:
-        members.append(f'"parentId":{json_text(doc.session.parent_above(doc.results, line))}')
+        parent, given = _entry_above(doc, line, taken)
+        members.append(f'"parentId":{json_text(parent)}')
+        edits.extend(given)
     found = insert_members(text, ",".join(members)) if members else None
     if found is None:
         return None
     title = "Give this entry " + " and ".join(("a fresh id" if m.startswith('"id"') else "the entry above as parent")
                                                 for m in members)
-    return fix(diagnostic.code, title, TextEdit(Span(line, found[0], line, found[0]), found[1]))
+    if edits:
+        title += " (and that entry the fresh id it lacks)"
+    return fix(diagnostic.code, title, *edits, TextEdit(Span(line, found[0], line, found[0]), found[1]))
+
+
+def _entry_above(doc: FixDoc, line: int, taken: Callable[[str], bool]) -> tuple[str | None, list[TextEdit]]:
+    """The parent pi would have written for `line`: the id of the nearest entry above (a line of no type, which
+    other fixes delete, is passed over). When that entry has no id either (a file written without ids), it gets the
+    fresh id its own ELY021 fix would give it, in the same fix: taking the next entry up that has an id instead
+    made such a file a forest of roots, each entry alone in pi's context."""
+    results, lines = doc.results, doc.lines
+    for number in range(line - 1, max(-1, line - 1 - HORIZON), -1):
+        facts = results[number].facts
+        if not isinstance(facts, EntryFacts) or facts.type is None:
+            continue
+        if facts.id is not None:
+            return facts.id, []
+        above = lines[number]
+        if facts.has_id or jsonscan.value_span(above, ("id",)) is not None:
+            continue  # an id of the wrong type: ELY033's fix replaces it
+        new = fresh_id(f"{number}/{above}", taken)
+        found = insert_members(above, f'"id":{json_text(new)}')
+        if found is None:
+            continue
+        return new, [TextEdit(Span(number, found[0], number, found[0]), found[1])]
+    return None, []
+
+
+def _besides(taken: Callable[[str], bool], new: str) -> Callable[[str], bool]:
+    """`taken`, with `new` taken too: two fresh ids of one fix never coincide."""
+    return lambda candidate: candidate == new or taken(candidate)
 
 
 def _wrong_type(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:

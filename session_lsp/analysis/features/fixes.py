@@ -95,8 +95,9 @@ def _glued(doc: Document, diagnostic: Diagnostic) -> tuple[int, Fixer] | None:
 
 
 def fixes(doc: Document, diagnostics: Sequence[Diagnostic]) -> list[Fix]:
-    """The fix of each diagnostic that has one (safe and unsafe), as the editor offers them."""
-    return [fix for _, fix in _phased(doc, diagnostics)]
+    """The fix of each diagnostic that has one (safe and unsafe), as the editor offers them: each once, though two
+    diagnostics share it (an entry missing both `id` and `parentId` has one fix for the two)."""
+    return list(dict.fromkeys(fix for _, fix in _phased(doc, diagnostics)))
 
 
 def fixable(diagnostic: Diagnostic) -> Applicability | None:
