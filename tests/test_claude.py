@@ -14,6 +14,7 @@ import pytest
 
 from session_lsp import cli
 from session_lsp.analysis import Kind, Options, analyze, features
+from session_lsp.analysis.claude import context
 from session_lsp.analysis.document import Document, analyze_bytes
 from session_lsp.analysis.formats import detect
 
@@ -254,6 +255,46 @@ def test_the_cli_s_context_is_for_a_resume_now(tmp_path: Path, capsys: pytest.Ca
         sent = json.loads(capsys.readouterr().out)["messages"]
         assert ("[Tool call interrupted" in json.dumps(sent)) is interrupted
         assert len(sent) == (7 if interrupted else 4)
+
+
+def test_a_response_of_many_records_with_their_results_between_is_one_message_each_side() -> None:
+    """Each record of one response (one message id) carries a call, and the call's result follows it: Claude Code
+    sends one assistant message with every call, then one user message with every result, however many there are."""
+    records: list[dict[str, Any]] = [{"parentUuid": None, "type": "user", "uuid": "u0",
+                                      "message": {"role": "user", "content": "Go."}}]
+    for n in range(300):
+        call: dict[str, Any] = {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": "ls"}}
+        records.append({"parentUuid": records[-1]["uuid"], "type": "assistant", "uuid": f"a{n}", "requestId": "req_1",
+                        "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-opus-5-5",
+                                    "content": [call], "stop_reason": "tool_use", "stop_sequence": None,
+                                    "usage": {"input_tokens": 10, "output_tokens": 5}}})
+        records.append({"parentUuid": f"a{n}", "type": "user", "uuid": f"r{n}", "sourceToolAssistantUUID": f"a{n}",
+                        "message": {"role": "user", "content": [{"tool_use_id": f"toolu_{n}", "type": "tool_result",
+                                                                 "content": "x", "is_error": False}]}})
+    text = "".join(json.dumps({"isSidechain": False, "timestamp": "2026-12-05T08:00:01.000Z", "sessionId": SESSION,
+                               "version": "2.1.332", **record}) + "\n" for record in records)
+    messages: list[tuple[str, Any]] = _contents(features.context(analyze(text, Options(path=f"{SESSION}.jsonl")), -1))
+    assert [role for role, _ in messages] == ["user", "system", "assistant", "user", "assistant"]
+    assert [block["id"] for block in messages[2][1]] == [f"toolu_{n}" for n in range(300)]
+    assert [block["tool_use_id"] for block in messages[3][1]] == [f"toolu_{n}" for n in range(300)]
+
+
+def test_results_read_once_are_read_again_when_a_text_comes_before_them() -> None:
+    """The check that a user message holds only results (so the response above it goes on) remembers the parts it
+    read; a text put in front of them afterwards, or a new list of parts, is still seen."""
+    message = context._Message("user", 1)
+    message.parts.append([{"type": "tool_result", "tool_use_id": "toolu_1"}])
+    assert context._all_results(message)
+    message.parts.append([{"type": "tool_result", "tool_use_id": "toolu_2"}])
+    assert context._all_results(message)
+    message.parts.insert(0, context._Front("<system-reminder>\nhi\n</system-reminder>"))
+    assert not context._all_results(message)
+    message.parts = [[{"type": "tool_result", "tool_use_id": "toolu_1"}], []]
+    assert not context._all_results(message)
+    message.parts = [[{"type": "tool_result", "tool_use_id": "toolu_1"}]]
+    assert context._all_results(message)
+    message.parts.append("typed text")
+    assert not context._all_results(message)
 
 
 def test_an_attachment_rendered_as_two_texts_sends_the_first_alone() -> None:

@@ -65,7 +65,7 @@ _ENCODER = msgspec.json.Encoder()
 
 
 class _Message:
-    __slots__ = ("content", "empty", "line", "message_id", "notes", "parts", "role", "synthesized")
+    __slots__ = ("content", "empty", "line", "message_id", "notes", "parts", "results_seen", "role", "synthesized")
 
     def __init__(self, role: str, line: int | None, message_id: str | None = None) -> None:
         self.role = role
@@ -81,6 +81,8 @@ class _Message:
         """It holds Claude Code's interrupted results for calls left open."""
         self.empty = False
         """An assistant record of this response was written with no content."""
+        self.results_seen: tuple[list[str | list[Any]], int] = (self.parts, 0)
+        """How many leading parts `_all_results` found to be tool results, and of which list of parts."""
 
 
 def _object(lines: Sequence[str], record: Record) -> dict[str, Any] | None:
@@ -356,10 +358,31 @@ def _same_response(out: list[_Message], message_id: Any) -> _Message | None:
         found = out[-back]
         if found.role == "assistant":
             return found if found.message_id == message_id else None
-        if not all(isinstance(part, list) and part and all(b.get("type") == "tool_result" for b in part)
-                   for part in found.parts):
+        if not _all_results(found):
             return None
     return None
+
+
+def _all_results(message: _Message) -> bool:
+    """Whether each part of a user message is a record's non-empty list of tool_result blocks. Parts are added at
+    the end, or (an attachment's text, never such a list) at the front, so the ones found to be results are not
+    read again: a response whose records all carry one message id made each record read every result before it
+    (50,000 records took minutes)."""
+    parts = message.parts
+    seen, count = message.results_seen
+    if seen is not parts:
+        count = 0
+    if parts and count and not _result_record(parts[0]):
+        return False
+    for part in parts[count:]:
+        if not _result_record(part):
+            return False
+    message.results_seen = (parts, len(parts))
+    return True
+
+
+def _result_record(part: str | list[Any]) -> bool:
+    return isinstance(part, list) and bool(part) and all(block.get("type") == "tool_result" for block in part)
 
 
 def _user_message(out: list[_Message], line: int | None) -> _Message:
