@@ -171,12 +171,14 @@ def test_an_unanswered_call_goes_on_when_the_next_message_below_it_is_not_the_us
 
 
 @st.composite
-def elyra_tool_trees(draw: st.DrawFn) -> str:
-    """A v3 file of tool calls and results whose ids repeat (two ids for every call), mostly each entry below the one
-    before and otherwise below any earlier entry, with compactions that keep from any earlier entry."""
+def elyra_tool_trees(draw: st.DrawFn, result_ids: str = "ab", names: tuple[str, ...] = ("read",),
+                     version: int = 3) -> str:
+    """A file of tool calls and results whose ids repeat (two ids for every call; results may have ids no call has),
+    mostly each entry below the one before and otherwise below any earlier entry, with compactions that keep from
+    any earlier entry."""
     usage = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
              "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}
-    lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
+    lines = [json.dumps({"type": "session", "version": version, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
     count = draw(st.integers(1, 40))
     for number in range(count):
         parent = None if not number else f"{number - 1:08x}" if draw(st.integers(0, 3)) else \
@@ -187,14 +189,17 @@ def elyra_tool_trees(draw: st.DrawFn) -> str:
             entry |= {"type": "compaction", "summary": "s", "tokensBefore": 1,
                       "firstKeptEntryId": f"{draw(st.integers(0, number - 1)):08x}"}
         elif kind == "call":
-            calls = [{"type": "toolCall", "id": draw(st.sampled_from("ab")), "name": "read", "arguments": {}}
+            calls = [{"type": "toolCall", "id": draw(st.sampled_from("ab")), "name": draw(st.sampled_from(names)),
+                      "arguments": {}}
                      for _ in range(draw(st.integers(1, 2)))]
             entry |= {"type": "message", "message": {"role": "assistant", "content": calls, "api": "x",
                                                      "provider": "x", "model": "x", "usage": usage,
                                                      "stopReason": "toolUse", "timestamp": 1}}
         elif kind == "result":
-            entry |= {"type": "message", "message": {"role": "toolResult", "toolCallId": draw(st.sampled_from("ab")),
-                                                     "toolName": "read", "content": [], "isError": False,
+            entry |= {"type": "message", "message": {"role": "toolResult",
+                                                     "toolCallId": draw(st.sampled_from(result_ids)),
+                                                     "toolName": draw(st.sampled_from(names)), "content": [],
+                                                     "isError": False,
                                                      "timestamp": 1}}
         else:
             entry |= {"type": "message", "message": {"role": "user", "content": "hi", "timestamp": 1}}
@@ -296,3 +301,36 @@ def test_a_repeated_id_s_entry_is_given_the_children_written_between_it_and_the_
                 written = f"{len(earlier)} entries written for the earlier one now hang" if len(earlier) > 1 \
                     else "1 entry written for the earlier one now hangs"
                 assert (written in found[line].message) == bool(earlier)
+
+
+def _nearest_unanswered_call(model: ElyraModel, line: int) -> int | None:
+    """The plain reading of ELY070's suggestion: of every unanswered call with the orphan's tool name, on its path
+    (v1: anywhere above it), the last in file order, the first block of a line."""
+    name = model.line_facts[line].tool_name
+    best: int | None = None
+    for packed in model.unanswered:
+        call_line = packed >> 20
+        if call_line == line or model.call(packed).name != name:
+            continue
+        if (model.tree and not model.is_ancestor(call_line, line)) or (not model.tree and call_line > line):
+            continue
+        if best is None or call_line > best >> 20:
+            best = packed
+    return best
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.integers(1, 3).flatmap(lambda version: elyra_tool_trees(result_ids="abc", names=("read", "bash"),
+                                                                   version=version)))
+def test_an_orphan_result_is_pointed_at_the_nearest_unanswered_call_above_it_with_its_name(text: str) -> None:
+    """ELY070's suggested call, found for every orphan in one sweep, is the plain reading's."""
+    document = analyze(text, Options())
+    model = document.linked.model
+    assert isinstance(model, ElyraModel)
+    suggested = {diagnostic.span.line: (diagnostic.data or {}).get("suggested_call")
+                 for diagnostic in document.diagnostics() if diagnostic.code == "ELY070"}
+    expected: dict[int, str | None] = {}
+    for line in model.orphans:
+        packed = _nearest_unanswered_call(model, line)
+        expected[line] = model.call(packed).id if packed is not None else None
+    assert suggested == expected
