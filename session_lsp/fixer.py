@@ -72,11 +72,11 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
 def diff(outcome: Outcome) -> str:
     if outcome.new is None:
         return ""
-    import difflib  # here: only --diff shows one
+    from .line_diff import unified_diff  # here: only --diff shows one
 
     old = outcome.old.decode("utf-8", "replace").splitlines(keepends=True)
     new = outcome.new.decode("utf-8").splitlines(keepends=True)
-    lines = list(difflib.unified_diff(old, new, f"a/{outcome.name}", f"b/{outcome.name}"))
+    lines = unified_diff(old, new, f"a/{outcome.name}", f"b/{outcome.name}")
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
