@@ -25,7 +25,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.features",),
     ("analysis",),
     ("files", "config"),
-    ("atomic",),
+    ("atomic", "line_diff"),
     ("server", "fixer", "reporting"),
     ("cli",),
     ("__main__",),
