@@ -445,12 +445,18 @@ class _Checker:
         if not model.tree:
             return None
         up = model.parent_of[line]
+        seen: set[int] | None = {line} if model.pre[line] == NONE else None
+        """The lines passed, when the compaction is on or below a parentId loop (the walk would go round it)."""
         while up != NONE:
             found: EntryFacts = facts[up]
             entry_id = found.id
             if found.type == "message" and found.role == "user" and entry_id is not None \
                     and model.by_id.get(entry_id) == up:
                 return entry_id
+            if seen is not None:
+                if up in seen:
+                    return None
+                seen.add(up)
             up = model.parent_of[up]
         return None
 
