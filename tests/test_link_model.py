@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from session_lsp.analysis import Options, analyze
 from session_lsp.analysis.claude.model import ClaudeModel
+from session_lsp.analysis.elyra import rename
+from session_lsp.analysis.elyra.facts import EntryFacts
 from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.results import LinkModel, Reference
 from session_lsp.analysis.structure import Budget, Hint, Lens, OutlineNode, RenameTarget, Renumbering
@@ -334,3 +336,55 @@ def test_an_orphan_result_is_pointed_at_the_nearest_unanswered_call_above_it_wit
         packed = _nearest_unanswered_call(model, line)
         expected[line] = model.call(packed).id if packed is not None else None
     assert suggested == expected
+
+
+@st.composite
+def elyra_repeated_ids(draw: st.DrawFn) -> str:
+    """A v3 file whose entries repeat a few ids and name them in every field a new id follows."""
+    pool = [f"{n:08x}" for n in range(4)]
+    lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
+    for _ in range(draw(st.integers(1, 30))):
+        entry: dict[str, object] = {"id": draw(st.sampled_from(pool)), "parentId": draw(st.sampled_from([None, *pool])),
+                                    "timestamp": "2026-03-01T09:15:00.000Z"}
+        kind = draw(st.sampled_from(["user", "label", "branch_summary", "compaction", "junk"]))
+        if kind == "junk":
+            lines.append(draw(st.sampled_from(["[]", "null", "{}"])))
+            continue
+        named = draw(st.sampled_from(pool))
+        fields: dict[str, dict[str, object]] = {
+            "user": {"type": "message", "message": {"role": "user", "content": "hi", "timestamp": 1}},
+            "label": {"type": "label", "targetId": named, "label": "x"},
+            "branch_summary": {"type": "branch_summary", "fromId": named, "summary": "s"},
+            "compaction": {"type": "compaction", "summary": "s", "tokensBefore": 1, "firstKeptEntryId": named}}
+        entry |= fields[kind]
+        lines.append(json.dumps(entry))
+    return "\n".join(lines) + "\n"
+
+
+def _plain_reid(model: ElyraModel, line: int) -> tuple[tuple[int, tuple[str, ...]], ...] | None:
+    """The places a duplicate id's fix renames, read line by line: the id, and each of the four fields naming it on
+    the lines below, up to the next entry declaring it."""
+    old = model.entry_id(line)
+    if old is None:
+        return None
+    places: list[tuple[int, tuple[str, ...]]] = [(line, ("id",))]
+    fields = (("parent_id", "parentId"), ("target_id", "targetId"), ("from_id", "fromId"),
+              ("first_kept_id", "firstKeptEntryId"))
+    for number in range(line + 1, model.size):
+        found = model.line_facts[number]
+        if type(found) is not EntryFacts:
+            continue
+        if found.id == old:
+            break
+        places += [(number, (key,)) for attr, key in fields if getattr(found, attr) == old]
+    return tuple(places)
+
+
+@settings(max_examples=400, deadline=None)
+@given(elyra_repeated_ids())
+def test_a_new_id_follows_the_names_of_the_id_up_to_its_next_declaration(text: str) -> None:
+    model = analyze(text, Options()).linked.model
+    assert isinstance(model, ElyraModel)
+    for line in range(model.size):
+        target = rename.reid(model, line)
+        assert (target.places if target is not None else None) == _plain_reid(model, line)

@@ -3,6 +3,8 @@ it, or a tool call id and the toolCallId of every result answering it; and what 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from ..jsonscan import Path
 from ..structure import RenameTarget
 from .facts import EntryFacts
@@ -73,12 +75,36 @@ def reid(model: ElyraModel, line: int) -> RenameTarget | None:
     old = model.entry_id(line)
     if old is None:
         return None
-    places: list[tuple[int, Path]] = [(line, ("id",))]
-    for number in range(line + 1, model.size):
-        found = model.line_facts[number]
+    declared, naming = _naming(model)
+    later = declared.get(old, [])
+    at = bisect_right(later, line)
+    stop = later[at] if at < len(later) else model.size
+    found = naming.get(old, [])
+    first, last = bisect_right(found, (line, _AFTER)), bisect_left(found, (stop, ()))
+    return RenameTarget(ENTRY, old, ((line, ("id",)), *found[first:last]))
+
+
+_AFTER: Path = ("\U0010ffff",)
+"""A path after every path of the four fields (on one line, places compare by their paths, and `()` is before all)."""
+
+
+def _naming(model: ElyraModel) -> tuple[dict[str, list[int]], dict[str, list[tuple[int, Path]]]]:
+    """Per id, the entries declaring it, and the places naming it in the fields a new id follows (line by line, in
+    `_ID_FACTS` order): made once a model (its views), not read from every line below for each duplicate id's fix,
+    which made a file with thousands of them quadratic."""
+    cached = model.views.get("naming")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    declared: dict[str, list[int]] = {}
+    naming: dict[str, list[tuple[int, Path]]] = {}
+    for number, found in enumerate(model.line_facts):
         if type(found) is not EntryFacts:
             continue
-        if found.id == old:
-            break
-        places.extend((number, path) for attr, path in _ID_FACTS if getattr(found, attr) == old)
-    return RenameTarget(ENTRY, old, tuple(places))
+        if found.id is not None:
+            declared.setdefault(found.id, []).append(number)
+        for attr, path in _ID_FACTS:
+            value = getattr(found, attr)
+            if value is not None:
+                naming.setdefault(value, []).append((number, path))
+    model.views["naming"] = declared, naming
+    return declared, naming
