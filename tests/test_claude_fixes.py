@@ -11,8 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from session_lsp.analysis import Options
+from session_lsp.analysis.claude import rename
+from session_lsp.analysis.claude.model import ClaudeModel
 from session_lsp.analysis.document import analyze
 from session_lsp.analysis.features.fixes import fix_document
 
@@ -92,3 +96,62 @@ def test_hundreds_of_results_cut_off_from_their_calls_are_each_repaired() -> Non
     repaired = fix_document(document, unsafe=True)
     assert repaired.converged and len(repaired.applied) == 150 + 149
     assert analyze(repaired.text, Options()).diagnostics() == []
+
+
+@st.composite
+def repeated_uuids(draw: st.DrawFn) -> str:
+    """A transcript whose records repeat a few uuids and name them in every field a new uuid follows."""
+    pool = [f"u{n}" for n in range(4)]
+    lines = [json.dumps({"type": "user", "uuid": "first", "parentUuid": None, "isSidechain": False,
+                         "sessionId": "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f", "version": "2.1.332",
+                         "timestamp": "2026-12-05T08:00:00.000Z", "message": {"role": "user", "content": "hi"}})]
+    for _ in range(draw(st.integers(1, 30))):
+        kind = draw(st.sampled_from(["user", "result", "boundary", "summary", "junk"]))
+        named = draw(st.sampled_from(pool))
+        if kind == "junk":
+            lines.append(draw(st.sampled_from(["[]", "{}", '{"type":"user"}{"type":"user"}'])))
+            continue
+        if kind == "summary":
+            lines.append(json.dumps({"type": "summary", "summary": "s", "leafUuid": named}))
+            continue
+        record: dict[str, Any] = {"type": "user", "uuid": draw(st.sampled_from(pool)),
+                                  "parentUuid": draw(st.sampled_from([None, *pool])), "isSidechain": False,
+                                  "sessionId": "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f", "version": "2.1.332",
+                                  "timestamp": "2026-12-05T08:00:00.000Z",
+                                  "message": {"role": "user", "content": "hi"}}
+        if kind == "result":
+            record["sourceToolAssistantUUID"] = named
+        elif kind == "boundary":
+            record |= {"type": "system", "subtype": "compact_boundary", "logicalParentUuid": named,
+                       "content": "Conversation compacted"}
+        lines.append(json.dumps(record))
+    return "\n".join(lines) + "\n"
+
+
+def _plain_reid(model: ClaudeModel, line: int) -> tuple[tuple[int, tuple[str, ...]], ...] | None:
+    """The places a duplicate uuid's fix renames, read record by record."""
+    record = model.at_line.get(line)
+    if record is None or record.facts.uuid is None or record.part:
+        return None
+    old = record.facts.uuid
+    places: list[tuple[int, tuple[str, ...]]] = [(line, ("uuid",))]
+    for other in model.records:
+        if other.line <= line or other.part:
+            continue
+        found = other.facts
+        if found.uuid == old:
+            break
+        places += [(other.line, (field,)) for field, value in (
+            ("parentUuid", found.parent), ("logicalParentUuid", found.logical_parent),
+            ("sourceToolAssistantUUID", found.source_tool), ("leafUuid", found.leaf)) if value == old]
+    return tuple(places)
+
+
+@settings(max_examples=300, deadline=None)
+@given(repeated_uuids())
+def test_a_new_uuid_follows_the_names_of_the_uuid_up_to_its_next_declaration(text: str) -> None:
+    model = analyze(text, Options(path="5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f.jsonl")).linked.model
+    assert isinstance(model, ClaudeModel)
+    for line in range(len(text.split("\n"))):
+        target = rename.reid(model, line)
+        assert (target.places if target is not None else None) == _plain_reid(model, line)

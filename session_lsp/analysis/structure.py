@@ -4,6 +4,8 @@ Lines are 0-based; columns are left to the features, which hold the text."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 import msgspec
 
 from .jsonscan import Path
@@ -65,6 +67,26 @@ class RenameTarget(msgspec.Struct, frozen=True):
     """What the value is, in the words of the model that made it (only that model reads it back)."""
     value: str
     places: tuple[tuple[int, Path], ...]
+
+
+Place = tuple[int, Path]
+
+
+def renamed_below(kind: str, old: str, place: Place, declared: list[int], naming: list[Place]) -> RenameTarget:
+    """A new id for the later of two declarations of `old` at `place`, and the places naming `old` below it up to
+    the next line declaring it (records appended while it was the last, so they meant it). `declared`: the lines
+    declaring `old`, in order; `naming`: the places naming it, in line order (by bisection: a file with thousands of
+    duplicates read every line below each)."""
+    line = place[0]
+    at = bisect_right(declared, line)
+    stop = declared[at] if at < len(declared) else None
+    first = bisect_right(naming, (line, _AFTER))
+    last = bisect_left(naming, (stop, ())) if stop is not None else len(naming)
+    return RenameTarget(kind, old, (place, *naming[first:last]))
+
+
+_AFTER: Path = ("\U0010ffff",)
+"""A path after every path a format names an id in (on one line, places compare by their paths; `()` is first)."""
 
 
 class Renumbering(msgspec.Struct, frozen=True):

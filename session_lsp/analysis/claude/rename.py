@@ -5,7 +5,7 @@ tool_use_id of every result answering it."""
 from __future__ import annotations
 
 from ..jsonscan import Path
-from ..structure import RenameTarget
+from ..structure import Place, RenameTarget, renamed_below
 from .model import ClaudeModel, use_paths
 
 RECORD, CALL = "record", "tool call"
@@ -66,18 +66,30 @@ def reid(model: ClaudeModel, line: int) -> RenameTarget | None:
     if record is None or record.facts.uuid is None or record.part:
         return None
     old = record.facts.uuid
-    places: list[tuple[int, Path]] = [(line, ("uuid",))]
+    declared, naming = _naming(model)
+    return renamed_below(RECORD, old, (line, ("uuid",)), declared.get(old, []), naming.get(old, []))
+
+
+def _naming(model: ClaudeModel) -> tuple[dict[str, list[int]], dict[str, list[Place]]]:
+    """Per uuid, the lines of the records (not glued parts) declaring it and the places naming it in the fields a
+    new uuid follows: made once a model (its views), not read from every record for each duplicate."""
+    cached = model.views.get("naming")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    declared: dict[str, list[int]] = {}
+    naming: dict[str, list[Place]] = {}
     for other in model.records:
-        if other.line <= line or other.part:
+        if other.part:
             continue
-        f = other.facts
-        if f.uuid == old:
-            break
-        for field, value in (("parentUuid", f.parent), ("logicalParentUuid", f.logical_parent),
-                             ("sourceToolAssistantUUID", f.source_tool), ("leafUuid", f.leaf)):
-            if value == old:
-                places.append((other.line, (field,)))
-    return RenameTarget(RECORD, old, tuple(places))
+        found = other.facts
+        if found.uuid is not None:
+            declared.setdefault(found.uuid, []).append(other.line)
+        for field, value in (("parentUuid", found.parent), ("logicalParentUuid", found.logical_parent),
+                             ("sourceToolAssistantUUID", found.source_tool), ("leafUuid", found.leaf)):
+            if value is not None:
+                naming.setdefault(value, []).append((other.line, (field,)))
+    model.views["naming"] = declared, naming
+    return declared, naming
 
 
 

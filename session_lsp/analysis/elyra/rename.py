@@ -3,10 +3,8 @@ it, or a tool call id and the toolCallId of every result answering it; and what 
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-
 from ..jsonscan import Path
-from ..structure import RenameTarget
+from ..structure import Place, RenameTarget, renamed_below
 from .facts import EntryFacts
 from .model import ElyraModel
 from .schema import RENAMED_WITH_ID
@@ -76,19 +74,10 @@ def reid(model: ElyraModel, line: int) -> RenameTarget | None:
     if old is None:
         return None
     declared, naming = _naming(model)
-    later = declared.get(old, [])
-    at = bisect_right(later, line)
-    stop = later[at] if at < len(later) else model.size
-    found = naming.get(old, [])
-    first, last = bisect_right(found, (line, _AFTER)), bisect_left(found, (stop, ()))
-    return RenameTarget(ENTRY, old, ((line, ("id",)), *found[first:last]))
+    return renamed_below(ENTRY, old, (line, ("id",)), declared.get(old, []), naming.get(old, []))
 
 
-_AFTER: Path = ("\U0010ffff",)
-"""A path after every path of the four fields (on one line, places compare by their paths, and `()` is before all)."""
-
-
-def _naming(model: ElyraModel) -> tuple[dict[str, list[int]], dict[str, list[tuple[int, Path]]]]:
+def _naming(model: ElyraModel) -> tuple[dict[str, list[int]], dict[str, list[Place]]]:
     """Per id, the entries declaring it, and the places naming it in the fields a new id follows (line by line, in
     `_ID_FACTS` order): made once a model (its views), not read from every line below for each duplicate id's fix,
     which made a file with thousands of them quadratic."""
@@ -96,7 +85,7 @@ def _naming(model: ElyraModel) -> tuple[dict[str, list[int]], dict[str, list[tup
     if cached is not None:
         return cached  # type: ignore[return-value]
     declared: dict[str, list[int]] = {}
-    naming: dict[str, list[tuple[int, Path]]] = {}
+    naming: dict[str, list[Place]] = {}
     for number, found in enumerate(model.line_facts):
         if type(found) is not EntryFacts:
             continue
