@@ -11,8 +11,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from session_lsp.analysis import Kind, Options, analyze, features
+from session_lsp.analysis.codex import fixes as codex_fixes
+from session_lsp.analysis.codex.model import CodexModel
+from session_lsp.analysis.codex.schema import OUTPUT_OF, OUTPUTS
 from session_lsp.analysis.document import Document, analyze_bytes
 from session_lsp.analysis.formats import detect
 
@@ -284,3 +289,41 @@ def test_thousands_of_ordinals_out_of_order_are_numbered_by_one_fix_made_once() 
     repaired = features.fix_document(document)
     assert repaired.converged and len(repaired.applied) == 1
     assert not [d for d in analyze(repaired.text, Options()).diagnostics() if d.code.startswith("CDX03")]
+
+
+def _plain_pairing(model: CodexModel) -> dict[int, int]:
+    """The outputs whose call_id names no call, each with the nearest call above it, left without output and not
+    taken by an output before it, that its kind answers: read again for each output."""
+    open_calls = [model.records[index] for index in model.synthetic]
+    taken: set[int] = set()
+    out: dict[int, int] = {}
+    for record in model.records:
+        f = record.facts
+        if f.tag != "response_item" or f.kind not in OUTPUTS or (f.call_id is not None and f.call_id in model.calls):
+            continue
+        above = [call for call in open_calls if call.line < record.line and call.line not in taken
+                 and OUTPUT_OF.get(call.facts.kind or "") == f.kind]
+        if above:
+            out[record.line] = above[-1].line
+            taken.add(above[-1].line)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["function_call", "custom_tool_call", "function_call_output",
+                                           "custom_tool_call_output"]), st.sampled_from(["a", "b", "c", "lost"])),
+                max_size=40))
+def test_an_output_without_its_call_is_pointed_at_the_nearest_open_call_above_it(
+        items: list[tuple[str, str]]) -> None:
+    rows = _rows(TOOLS)
+    call = next(row for row in rows if row["type"] == "response_item" and row["payload"]["type"] == "function_call")
+    lines = [json.dumps(row) for row in rows[:rows.index(call)]]
+    for kind, call_id in items:
+        payload = {"type": kind, "call_id": call_id}
+        payload |= {"function_call": {"name": "shell", "arguments": "{}"}, "custom_tool_call": {
+            "name": "apply_patch", "input": "x", "status": "completed"}}.get(kind, {"output": "ok"})
+        lines.append(json.dumps({**call, "payload": payload}))
+    document = analyze("\n".join(lines) + "\n", Options(path=NAME))
+    model = document.linked.model
+    assert isinstance(model, CodexModel)
+    assert codex_fixes._pairing(document) == _plain_pairing(model)

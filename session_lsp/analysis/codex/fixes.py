@@ -314,22 +314,34 @@ def _session_meta(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
 def _pairing(doc: FixDoc) -> dict[int, int]:
     """Output line -> the line of the call without output it most likely answers: for each output whose call_id
     names no call of the file (or is missing, or not a string), in file order, the nearest such call above it that
-    its kind answers."""
+    its kind answers. Made once a model (its views), in one pass with a stack of open calls per output kind: each of
+    thousands of diagnostics made it again, reading every open call for each output."""
     model = _model(doc)
     if model is None:
         return {}
-    open_calls = [model.records[index] for index in model.synthetic]
-    taken: set[int] = set()
+    cached = model.views.get("pairing")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    open_calls = sorted((model.records[index] for index in model.synthetic), key=lambda record: record.line)
+    waiting: dict[str, list[int]] = {}
+    """Output kind -> the lines of the open calls above the record at hand that it answers, not taken, nearest
+    last."""
+    passed = 0
     out: dict[int, int] = {}
     for record in model.records:
         f = record.facts
         if f.tag != "response_item" or f.kind not in s.OUTPUTS or (f.call_id is not None and f.call_id in model.calls):
             continue
-        above = [call for call in open_calls if call.line < record.line and call.line not in taken
-                 and s.OUTPUT_OF.get(call.facts.kind or "") == f.kind]
+        while passed < len(open_calls) and open_calls[passed].line < record.line:
+            call = open_calls[passed]
+            passed += 1
+            answered_by = s.OUTPUT_OF.get(call.facts.kind or "")
+            if answered_by is not None:
+                waiting.setdefault(answered_by, []).append(call.line)
+        above = waiting.get(f.kind or "")
         if above:
-            out[record.line] = above[-1].line
-            taken.add(above[-1].line)
+            out[record.line] = above.pop()
+    model.views["pairing"] = out
     return out
 
 
