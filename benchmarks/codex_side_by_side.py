@@ -31,12 +31,14 @@ from conformance import codex_mutants, codex_oracle
 
 SOURCE = "rollout-2026-12-05T08-14-35-01a24544-ef77-76d2-ad46-9e07c57223d1.jsonl"
 """Three turns, resumed twice by the real Codex: parallel calls, a failing test run, apply_patch edits."""
-_CALL = re.compile(rb'"call_([A-Za-z0-9]+)"')
+_CALL = re.compile(rb'"call_([A-Za-z0-9]+)"(?!:)')
+"""A call id, not the key `"call_id"` (which the pattern once matched too: every copy lost its call ids, so Codex
+skipped its calls and outputs, and the ratio of 2026-12-05 was measured on a damaged rollout)."""
 
 
 def rollout(megabytes: int) -> Path:
     """The cached big rollout, made on first use: the source's header lines, then its turns repeated."""
-    path = generate.OUT / f"codex-{megabytes}mb-{SOURCE}"
+    path = generate.OUT / f"codex-{megabytes}mb-calls-{SOURCE}"
     if path.exists():
         return path
     lines = (codex_mutants.corpus()[0].parent / SOURCE).read_bytes().rstrip(b"\n").split(b"\n")
