@@ -197,7 +197,7 @@ EXAMPLES: dict[str, tuple[str, int, list[str], str, list[str] | None]] = {'ELY00
              '- {"type":"thinking_level_change","id":"b0000001","timestamp":"2026-03-01T09:00:03.000Z","thinkingLeve…',
              '+ {"id":"fdc1a279","parentId":"a0000001","type":"model_change","timestamp":"2026-03-01T09:00:02.000Z",…',
              '+ '
-             '{"parentId":"a0000001","type":"thinking_level_change","id":"b0000001","timestamp":"2026-03-01T09:00:…']),
+             '{"parentId":"fdc1a279","type":"thinking_level_change","id":"b0000001","timestamp":"2026-03-01T09:00:…']),
  'ELY022': ('tests/cases/elyra/ELY022-index-not-integer.jsonl',
             4,
             ['4 | '
