@@ -46,6 +46,8 @@ class Outcome(msgspec.Struct):
     old: bytes
     unsafe_left: int
     problem: str | None = None
+    unfinished: bool = False
+    """Fixes were still left when `fix_document` stopped (its rounds ran out, or fixes went round in a circle)."""
 
 
 def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: bool,
@@ -66,7 +68,8 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
         return Outcome(name, [], None, data, repaired.unsafe_left,
                        "not valid UTF-8, so writing any fix would replace the invalid bytes with U+FFFD: fix it "
                        f"{how}, or by hand")
-    return Outcome(name, applied, new if applied and new != data else None, data, repaired.unsafe_left)
+    return Outcome(name, applied, new if applied and new != data else None, data, repaired.unsafe_left,
+                   unfinished=not repaired.converged)
 
 
 def diff(outcome: Outcome) -> str:
@@ -90,6 +93,8 @@ class FixRun:
         self.changed: list[str] = []
         self.unsafe_left = 0
         self.left_alone: list[str] = []
+        self.unfinished: list[str] = []
+        """The files that still had fixes to apply when `fix_document` stopped."""
         self.problems: list[str] = []
         self.stdin_fixed: bytes | None = None
         """Standard input as fixed (what the check after the fix reads)."""
@@ -144,6 +149,8 @@ class FixRun:
             self.problems.append(f"{outcome.name}: {outcome.problem}")
             return False
         self.fixed += len(outcome.applied)
+        if outcome.unfinished:
+            self.unfinished.append(outcome.name)
         if self.show and outcome.applied:
             listing = self.out if self.write and not to_stdout else self.err  # stdout may hold a diff or the text
             for fix in outcome.applied:
@@ -161,6 +168,10 @@ class FixRun:
             parts.append(f"{self.unsafe_left} more fixable with --unsafe-fixes")
         if self.left_alone:
             parts.append(f"{len(self.left_alone)} left alone (changed while fixing)")
+        if self.unfinished:
+            count = len(self.unfinished)
+            parts.append(f"{count} file{'' if count == 1 else 's'} with fixes still to apply when fix stopped after "
+                         "its rounds (a fix there uncovers the next): run fix again to go on")
         return "; ".join(parts)
 
 

@@ -3,6 +3,7 @@ and the atomic write (mode kept, a file that changes meanwhile left alone)."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -154,3 +155,20 @@ def test_replace_refuses_a_file_whose_bytes_changed_with_the_same_size(tmp_path:
     assert path.read_bytes() == b"xyz\n"
     atomic.replace(str(path), b"new\n", b"xyz\n", atomic.read(str(path))[1])
     assert path.read_bytes() == b"new\n"
+
+
+def test_a_fix_that_uncovers_the_next_one_round_after_round_says_when_it_stopped_before_the_end(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Claude Code resumes a chain up to its first null parentUuid; relinking that one brings the next onto the
+    chain, one a round: with more of them than fix has rounds, fix says it stopped with fixes left."""
+    session = "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f"
+    records = [json.dumps({"parentUuid": None, "isSidechain": False, "type": "user", "uuid": f"u{n}",
+                           "timestamp": f"2026-12-05T08:00:{n:02d}.000Z", "sessionId": session, "version": "2.1.332",
+                           "message": {"role": "user", "content": f"prompt {n}"}}) for n in range(30)]
+    path = tmp_path / f"{session}.jsonl"
+    path.write_text("\n".join(records) + "\n", encoding="utf-8")
+    status, out, _ = run(capsys, "fix", "--unsafe-fixes", str(path))
+    assert "with fixes still to apply when fix stopped after its rounds" in out
+    status, out, _ = run(capsys, "fix", "--unsafe-fixes", str(path))
+    status, out, _ = run(capsys, "fix", "--unsafe-fixes", str(path))
+    assert "fixes still to apply" not in out and status == 0
