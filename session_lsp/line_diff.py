@@ -1,10 +1,10 @@
 """A unified diff of a file and its fixed text (`fix --diff`) that stays fast on large files.
 
 difflib's matcher looks for the longest common run again inside every gap it leaves, and each search reads the whole
-gap: a fix that changes every other line of 20,000 made it take a minute (a 100,000-line session hours). A fix never
-moves a line, so the lines that occur once in both texts pin the rest in place: the longest run of them in the same
-order in both (patience sorting) splits the texts into gaps, each small, which difflib diffs as before. Two texts
-that are small together are diffed by difflib whole, exactly as before.
+gap: a fix that changes every other line of 20,000 made it take a minute, and the time grows with the square of the
+file. A fix never moves a line, so the lines that occur once in both texts pin the rest in place: the longest run of
+them in the same order in both (patience sorting) splits the texts into gaps, each small, which difflib diffs as
+before. Two texts that are small together are diffed by difflib whole, exactly as before.
 """
 
 from __future__ import annotations
