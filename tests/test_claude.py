@@ -380,3 +380,22 @@ def test_a_glued_line_is_split_by_the_quick_fix_every_format_has() -> None:
     assert action.title == "Split into 2 lines" and action.diagnostic_codes == ("CCD002",)
     fixed = action.edits[0].new_text.split("\n")
     assert [json.loads(piece)["uuid"] for piece in fixed] == ["u2", "a3"]
+
+
+def test_a_compaction_that_preserves_thousands_of_records_sends_them_all_in_order() -> None:
+    """The records of a preserved segment are walked and set apart once each (a segment of 30,000 took 10 s: each
+    record was looked for in the list of those walked)."""
+    records: list[dict[str, Any]] = [{"parentUuid": f"u{n - 1}" if n else None, "type": "user", "uuid": f"u{n}",
+                                      "message": {"role": "user", "content": f"prompt {n}"}} for n in range(3000)]
+    records += [{"parentUuid": None, "logicalParentUuid": "u2999", "type": "system", "subtype": "compact_boundary",
+                 "content": "Conversation compacted", "isMeta": False, "uuid": "b", "level": "info",
+                 "compactMetadata": {"trigger": "manual", "preTokens": 1,
+                                     "preservedSegment": {"headUuid": "u0", "anchorUuid": "s", "tailUuid": "u2999"}}},
+                {"parentUuid": "b", "type": "user", "uuid": "s", "isCompactSummary": True,
+                 "message": {"role": "user", "content": "the summary"}},
+                {"parentUuid": "s", "type": "user", "uuid": "n", "message": {"role": "user", "content": "next"}}]
+    text = "".join(json.dumps({"isSidechain": False, "timestamp": "2026-12-05T08:00:01.000Z", "sessionId": SESSION,
+                               "version": "2.1.332", **record}) + "\n" for record in records)
+    sent = json.dumps(features.context(analyze(text, Options(path=f"{SESSION}.jsonl")), -1)["messages"])
+    places = [sent.index(f"prompt {n}\\n") if n < 2999 else sent.index("prompt 2999") for n in range(3000)]
+    assert places == sorted(places) and places[-1] < sent.index("next")

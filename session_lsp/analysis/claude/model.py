@@ -132,8 +132,11 @@ class ClaudeModel:
         if boundary.segment is not None:
             head, _, tail = boundary.segment
             found = self.by_uuid.get(tail)
-            while found is not None and found not in preserved:
+            walked: set[int] = set()
+            """`preserved` as a set: a segment of thousands of records read the list for each (as did `dropped`)."""
+            while found is not None and found not in walked:
                 preserved.append(found)
+                walked.add(found)
                 if self.records[found].facts.uuid == head:
                     break
                 parent = self.records[found].facts.parent
@@ -150,8 +153,8 @@ class ClaudeModel:
                 self.relinked[index] = self.records[above].facts.uuid or ""
             self.relinked[preserved[-1]] = anchor
         cut = order[boundary.uuid or ""]
-        dropped = frozenset(index for uuid, index in self.by_uuid.items()
-                            if order[uuid] < cut and index not in preserved)
+        kept = frozenset(preserved)
+        dropped = frozenset(index for uuid, index in self.by_uuid.items() if order[uuid] < cut and index not in kept)
         return dropped, preserved[0] if preserved else None
 
     def _leaf(self) -> int | None:
