@@ -47,7 +47,8 @@ class Outcome(msgspec.Struct):
     unsafe_left: int
     problem: str | None = None
     unfinished: bool = False
-    """Fixes were still left when `fix_document` stopped (its rounds ran out, or fixes went round in a circle)."""
+    """Fixes were still left when `fix_document`'s rounds ran out (each fix uncovering the next): a run again goes
+    on."""
 
 
 def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: bool,
@@ -69,7 +70,7 @@ def repair(name: str, data: bytes, chosen: RuleFilter, pi_version: str, unsafe: 
                        "not valid UTF-8, so writing any fix would replace the invalid bytes with U+FFFD: fix it "
                        f"{how}, or by hand")
     return Outcome(name, applied, new if applied and new != data else None, data, repaired.unsafe_left,
-                   unfinished=not repaired.converged)
+                   unfinished=not repaired.converged and not repaired.looped)
 
 
 def diff(outcome: Outcome) -> str:
@@ -94,7 +95,7 @@ class FixRun:
         self.unsafe_left = 0
         self.left_alone: list[str] = []
         self.unfinished: list[str] = []
-        """The files that still had fixes to apply when `fix_document` stopped."""
+        """The files that still had fixes to apply when `fix_document`'s rounds ran out."""
         self.problems: list[str] = []
         self.stdin_fixed: bytes | None = None
         """Standard input as fixed (what the check after the fix reads)."""

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from session_lsp import atomic, cli
+from session_lsp.analysis import Options
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.features import fix_document
+from session_lsp.analysis.features.fixes import MAX_ROUNDS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "features"
 BROKEN = (FIXTURES / "elyra-broken.jsonl").read_bytes()
@@ -157,16 +159,30 @@ def test_replace_refuses_a_file_whose_bytes_changed_with_the_same_size(tmp_path:
     assert path.read_bytes() == b"new\n"
 
 
+SESSION = "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f"
+
+
+def _cut_everywhere(count: int) -> str:
+    """A Claude Code transcript of `count` prompts, each with a null parentUuid: Claude Code resumes the chain up to
+    its first null parent, and relinking that one brings the next onto the chain, one a round."""
+    return "".join(json.dumps({"parentUuid": None, "isSidechain": False, "type": "user", "uuid": f"u{n}",
+                               "timestamp": f"2026-12-05T08:00:{n:02d}.000Z", "sessionId": SESSION,
+                               "version": "2.1.332", "message": {"role": "user", "content": f"prompt {n}"}}) + "\n"
+                   for n in range(count))
+
+
+def test_the_last_round_that_leaves_no_fix_is_the_end(tmp_path: Path) -> None:
+    """Twelve cuts take all twelve rounds: nothing is left after them, which is an end, not a stop."""
+    repaired = fix_document(analyze_bytes(_cut_everywhere(13).encode(), Options(path=f"{SESSION}.jsonl")),
+                            unsafe=True)
+    assert len(repaired.applied) == MAX_ROUNDS and repaired.converged and not repaired.looped
+
+
 def test_a_fix_that_uncovers_the_next_one_round_after_round_says_when_it_stopped_before_the_end(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """Claude Code resumes a chain up to its first null parentUuid; relinking that one brings the next onto the
-    chain, one a round: with more of them than fix has rounds, fix says it stopped with fixes left."""
-    session = "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f"
-    records = [json.dumps({"parentUuid": None, "isSidechain": False, "type": "user", "uuid": f"u{n}",
-                           "timestamp": f"2026-12-05T08:00:{n:02d}.000Z", "sessionId": session, "version": "2.1.332",
-                           "message": {"role": "user", "content": f"prompt {n}"}}) for n in range(30)]
-    path = tmp_path / f"{session}.jsonl"
-    path.write_text("\n".join(records) + "\n", encoding="utf-8")
+    """With more cuts than fix has rounds, fix says it stopped with fixes left, and a run again goes on."""
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text(_cut_everywhere(30), encoding="utf-8")
     status, out, _ = run(capsys, "fix", "--unsafe-fixes", str(path))
     assert "with fixes still to apply when fix stopped after its rounds" in out
     status, out, _ = run(capsys, "fix", "--unsafe-fixes", str(path))

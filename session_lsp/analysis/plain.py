@@ -102,9 +102,6 @@ class NoSession:
                          levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
         return []
 
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return None
-
     def id_in_use(self, candidate: str) -> bool:
         return False
 

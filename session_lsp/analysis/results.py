@@ -217,10 +217,6 @@ class Session(Protocol):
         of each object on the cursor's path."""
         ...
 
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        """The id the agent would give as parent to a line appended at `line`, if lines have parents."""
-        ...
-
     def id_in_use(self, candidate: str) -> bool: ...
 
     def flagged(self, line: int, container: Path, key: str | None, value: Any,

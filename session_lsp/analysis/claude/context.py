@@ -382,7 +382,8 @@ def _all_results(message: _Message) -> bool:
 
 
 def _result_record(part: str | list[Any]) -> bool:
-    return isinstance(part, list) and bool(part) and all(block.get("type") == "tool_result" for block in part)
+    """A tool_result record's part that kept its results."""
+    return bool(part) and _results_only(part)
 
 
 def _user_message(out: list[_Message], line: int | None) -> _Message:

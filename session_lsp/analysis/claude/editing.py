@@ -39,14 +39,6 @@ def _above(results: Sequence[LineResult], line: int) -> list[Facts]:
     return found
 
 
-def uuid_above(results: Sequence[LineResult], line: int) -> str | None:
-    """The uuid Claude Code would give as `parentUuid` to a record appended at `line`: the last chain record's."""
-    for facts in _above(results, line):
-        if facts.uuid is not None and facts.has_parent and not facts.sidechain:
-            return facts.uuid
-    return None
-
-
 def reference_values(results: Sequence[LineResult], line: int, key: str) -> list[tuple[Any, str]]:
     """Uuids above the cursor, nearest first, for a link field; tool_use ids for `tool_use_id`."""
     out: list[tuple[Any, str]] = []

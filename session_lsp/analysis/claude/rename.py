@@ -73,9 +73,13 @@ def reid(model: ClaudeModel, line: int) -> RenameTarget | None:
 def _naming(model: ClaudeModel) -> tuple[dict[str, list[int]], dict[str, list[Place]]]:
     """Per uuid, the lines of the records (not glued parts) declaring it and the places naming it in the fields a
     new uuid follows: made once a model (its views), not read from every record for each duplicate."""
-    cached = model.views.get("naming")
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
+    found: tuple[dict[str, list[int]], dict[str, list[Place]]] | None = model.views.get("naming")
+    if found is None:
+        found = model.views["naming"] = _index(model)
+    return found
+
+
+def _index(model: ClaudeModel) -> tuple[dict[str, list[int]], dict[str, list[Place]]]:
     declared: dict[str, list[int]] = {}
     naming: dict[str, list[Place]] = {}
     for other in model.records:
@@ -88,7 +92,6 @@ def _naming(model: ClaudeModel) -> tuple[dict[str, list[int]], dict[str, list[Pl
                              ("sourceToolAssistantUUID", found.source_tool), ("leafUuid", found.leaf)):
             if value is not None:
                 naming.setdefault(value, []).append((other.line, (field,)))
-    model.views["naming"] = declared, naming
     return declared, naming
 
 

@@ -40,9 +40,6 @@ class ClaudeSession(plain.NoSession):
                          levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
         return editing.reference_values(results, line, key)
 
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return editing.uuid_above(results, line)
-
     def id_in_use(self, candidate: str) -> bool:
         return candidate in self.model.by_uuid
 

@@ -319,9 +319,13 @@ def _pairing(doc: FixDoc) -> dict[int, int]:
     model = _model(doc)
     if model is None:
         return {}
-    cached = model.views.get("pairing")
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
+    found: dict[int, int] | None = model.views.get("pairing")
+    if found is None:
+        found = model.views["pairing"] = _paired(model)
+    return found
+
+
+def _paired(model: CodexModel) -> dict[int, int]:
     open_calls = sorted((model.records[index] for index in model.synthetic), key=lambda record: record.line)
     waiting: dict[str, list[int]] = {}
     """Output kind -> the lines of the open calls above the record at hand that it answers, not taken, nearest
@@ -338,10 +342,9 @@ def _pairing(doc: FixDoc) -> dict[int, int]:
             answered_by = s.OUTPUT_OF.get(call.facts.kind or "")
             if answered_by is not None:
                 waiting.setdefault(answered_by, []).append(call.line)
-        above = waiting.get(f.kind or "")
+        above = waiting.get(f.kind)
         if above:
             out[record.line] = above.pop()
-    model.views["pairing"] = out
     return out
 
 

@@ -81,9 +81,13 @@ def _naming(model: ElyraModel) -> tuple[dict[str, list[int]], dict[str, list[Pla
     """Per id, the entries declaring it, and the places naming it in the fields a new id follows (line by line, in
     `_ID_FACTS` order): made once a model (its views), not read from every line below for each duplicate id's fix,
     which made a file with thousands of them quadratic."""
-    cached = model.views.get("naming")
-    if cached is not None:
-        return cached  # type: ignore[return-value]
+    found = model.views.get("naming")
+    if not isinstance(found, tuple):
+        found = model.views["naming"] = _index(model)
+    return found
+
+
+def _index(model: ElyraModel) -> tuple[dict[str, list[int]], dict[str, list[Place]]]:
     declared: dict[str, list[int]] = {}
     naming: dict[str, list[Place]] = {}
     for number, found in enumerate(model.line_facts):
@@ -95,5 +99,4 @@ def _naming(model: ElyraModel) -> tuple[dict[str, list[int]], dict[str, list[Pla
             value = getattr(found, attr)
             if value is not None:
                 naming.setdefault(value, []).append((number, path))
-    model.views["naming"] = declared, naming
     return declared, naming

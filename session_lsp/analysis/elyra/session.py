@@ -40,9 +40,6 @@ class ElyraSession(plain.NoSession):
                          levels: Sequence[dict[str, Any]]) -> list[tuple[Any, str]]:
         return editing.reference_values(results, self.model, line, key, levels)
 
-    def parent_above(self, results: Sequence[LineResult], line: int) -> str | None:
-        return editing.parent_above(results, line)
-
     def id_in_use(self, candidate: str) -> bool:
         return editing.id_in_use(self.model, candidate)
 

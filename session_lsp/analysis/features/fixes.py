@@ -155,12 +155,14 @@ class _Rows:
 
 class Repaired(msgspec.Struct, frozen=True):
     """What `fix_document` did: the new text (the old one when nothing applied), the fixes applied in order, and
-    how many more an `--unsafe-fixes` run would apply now (`unsafe_left`)."""
+    how many more an `--unsafe-fixes` run would apply now (`unsafe_left`); whether no fix it may apply is left
+    (`converged`), and whether it stopped because fixes undid each other (`looped`: a run again goes round too)."""
 
     text: str
     applied: tuple[Fix, ...]
     unsafe_left: int
     converged: bool
+    looped: bool = False
 
 
 Select = Callable[[Sequence[Diagnostic]], Sequence[Diagnostic]]
@@ -187,8 +189,10 @@ def fix_document(doc: Document, select: Select = lambda found: found, unsafe: bo
         text = apply_edits(current.lines, [edit for fix in taken for edit in fix.edits])
         applied.extend(taken)
         if text in seen:  # fixes that undo each other: stop rather than go round
-            break
+            phased = _phased(current, select(current.diagnostics()))
+            return Repaired(text, tuple(applied), sum(1 for _, fix in phased if not fix.safe), False, looped=True)
         seen.add(text)
         current = analyze(text, current.options)
-    phased = _phased(current, select(current.diagnostics()))
-    return Repaired(text, tuple(applied), sum(1 for _, fix in phased if not fix.safe), False)
+    phased = _phased(current, select(current.diagnostics()))  # the rounds ran out: the last may have done it all
+    return Repaired(text, tuple(applied), sum(1 for _, fix in phased if not fix.safe),
+                    not any(unsafe or fix.safe for _, fix in phased))
