@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from session_lsp.analysis import Options
+from session_lsp.analysis.claude import fixes as claude_fixes
 from session_lsp.analysis.claude import rename
 from session_lsp.analysis.claude.model import ClaudeModel
 from session_lsp.analysis.document import analyze
@@ -155,3 +156,104 @@ def test_a_new_uuid_follows_the_names_of_the_uuid_up_to_its_next_declaration(tex
     for line in range(len(text.split("\n"))):
         target = rename.reid(model, line)
         assert (target.places if target is not None else None) == _plain_reid(model, line)
+
+
+def _at(seconds: int) -> str:
+    return f"2026-12-05T08:{seconds // 60:02d}:{seconds % 60:02d}.000Z"
+
+
+LINKS = ("above", "above", "above", "above", "null", "missing", "earlier")
+"""How `cut_conversations` links a record: to the one above, none (a cut), or to any record above it."""
+BROKEN = (*LINKS, "later", "nothing")
+"""Also to a record below it (which may close a loop), or to none of the file (linked by time, or not)."""
+
+
+@st.composite
+def cut_conversations(draw: st.DrawFn, links: tuple[str, ...] = LINKS) -> str:
+    """A transcript whose records may be cut from the one above (a null or missing `parentUuid`), hang from another,
+    sit on a sidechain, answer a call (`sourceToolAssistantUUID`) or go on the response above them (its message id),
+    with timestamps 9 s apart give or take 8, so that Claude Code links some broken links by time and not others."""
+    count = draw(st.integers(2, 24))
+    uuids = [f"r{number}" for number in range(count)]
+    lines: list[str] = []
+    calls: list[tuple[str, str]] = []
+    """(tool_use id, the uuid of its record) not answered yet."""
+    for number, uuid_ in enumerate(uuids):
+        role = "user" if number % 2 == 0 else "assistant"
+        record: dict[str, Any] = {"parentUuid": uuids[number - 1] if number else None,
+                                  "isSidechain": draw(st.sampled_from([False] * 6 + [True])), "type": role,
+                                  "uuid": uuid_, "sessionId": "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f",
+                                  "version": "2.1.332", "timestamp": _at(number * 9 + draw(st.integers(0, 8)))}
+        if role == "assistant" and draw(st.booleans()):
+            call = f"toolu_{number}"
+            calls.append((call, uuid_))
+            content: Any = [{"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "ls"}}]
+            record["message"] = {"id": f"msg_{number}", "type": "message", "role": "assistant",
+                                 "model": "claude-opus-5-5", "content": content, "stop_reason": "tool_use",
+                                 "usage": {"input_tokens": 1, "output_tokens": 1}}
+        elif role == "assistant":
+            record["message"] = {"id": f"msg_{number - draw(st.sampled_from([0, 0, 0, 2]))}", "type": "message",
+                                 "role": "assistant", "model": "claude-opus-5-5",
+                                 "content": [{"type": "text", "text": "ok"}],
+                                 "stop_reason": "end_turn", "usage": {"input_tokens": 1, "output_tokens": 1}}
+        elif draw(st.booleans()) and calls:
+            call, source = calls.pop()
+            record["message"] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call,
+                                                              "content": "a.py"}]}
+            record["sourceToolAssistantUUID"] = source
+        else:
+            record["message"] = {"role": "user", "content": f"prompt {number}"}
+        link = draw(st.sampled_from(links))
+        if link == "null":
+            record["parentUuid"] = None
+        elif link == "missing":
+            del record["parentUuid"]
+        elif link == "earlier" and number:
+            record["parentUuid"] = draw(st.sampled_from(uuids[:number]))
+        elif link == "later":
+            record["parentUuid"] = draw(st.sampled_from(uuids[number:]))
+        elif link == "nothing":
+            record["parentUuid"] = "gone"
+        lines.append(json.dumps(record))
+    return "\n".join(lines) + "\n"
+
+
+OPTIONS = Options(path="5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f.jsonl")
+
+
+def _one_cut_a_run(text: str) -> str:
+    """`fix --unsafe-fixes` as it was when a fix mended one cut and each cut above waited for the next run."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(claude_fixes, "_cuts", lambda model: {})
+        repaired = fix_document(analyze(text, OPTIONS), unsafe=True, rounds=200)
+    assert repaired.converged
+    return repaired.text
+
+
+def _sent(text: str) -> set[str | None]:
+    """The uuids of the records on the chain Claude Code resumes."""
+    model = analyze(text, OPTIONS).linked.model
+    assert isinstance(model, ClaudeModel)
+    return {model.records[index].facts.uuid for index in model.chain}
+
+
+@settings(max_examples=400, deadline=None)
+@given(cut_conversations())
+def test_one_run_mends_the_cuts_that_runs_mending_one_cut_each_would(text: str) -> None:
+    """The fix of the cut on the resumed chain mends the cuts the chain then meets above it, each as the fix of a
+    later run would once the one below was mended: the text is the one those runs end with."""
+    repaired = fix_document(analyze(text, OPTIONS), unsafe=True)
+    assert repaired.converged
+    assert repaired.text == _one_cut_a_run(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(cut_conversations(BROKEN))
+def test_one_run_among_other_broken_links_sends_what_those_runs_send(text: str) -> None:
+    """With loops and links to nothing beside the cuts, the fixes of one run can take another order than those of
+    runs mending one cut each (a fix whose lines meet another's waits for the next round, and is made again on the
+    text as mended): the text may differ, but nothing those runs have Claude Code send is missing from it. (Links to
+    nothing are mended one a round, as before: a file of many may need more rounds than one run has.)"""
+    repaired = fix_document(analyze(text, OPTIONS), unsafe=True, rounds=200)
+    assert repaired.converged
+    assert _sent(repaired.text) >= _sent(_one_cut_a_run(text))

@@ -6,7 +6,8 @@ rule codes, and its own, each giving the file back what Claude Code 2.1.332 read
 - a `parentUuid` that names nothing, closes a cycle (CCD020, CCD023) or is null or missing mid-chain (CCD021) is
   pointed at the record Claude Code links it to (the one written last before it, by `timestamp`), or, where it
   starts the history there instead, at the record its tool result answers (`sourceToolAssistantUUID`) or the chain
-  record above it in the file, so everything above is sent again;
+  record above it in the file, so everything above is sent again; the cuts the chain comes to once that one is
+  mended have their fixes in the same run, so one run sends the whole conversation again, not one cut more a run;
 - a tool_result whose call is gone (CCD030) answers the unanswered call of the response it follows
   (`sourceToolAssistantUUID`, else its parent), or, with none, is dropped, as Claude Code drops it (its record goes
   when nothing else is left in it, its children hanging from its parent);
@@ -27,8 +28,10 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from itertools import pairwise
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import msgspec
@@ -86,31 +89,45 @@ def _object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _reaches(model: ClaudeModel, start: int, target: int) -> bool:
-    """Whether walking `parentUuid` up from `start` comes to `target` (linking `target` to `start` would close a
-    cycle)."""
+Relinks = Mapping[int, int]
+"""Record -> the record a fix of the same run hangs it from (its parent as the fix leaves it)."""
+NO_RELINKS: Relinks = MappingProxyType({})
+
+
+def _reaches(model: ClaudeModel, start: int, target: int, relinks: Relinks = NO_RELINKS) -> bool:
+    """Whether walking up from `start` as Claude Code does comes to `target` (linking `target` to `start` would close
+    a cycle): through `parentUuid`, as `relinks` leaves it, or where Claude Code links a record by time instead (a
+    `parentUuid` naming nothing, or closing a loop), through that link."""
     seen: set[int] = set()
     index: int | None = start
     while index is not None and index not in seen:
         if index == target:
             return True
         seen.add(index)
+        relinked = relinks.get(index, model.bridged.get(index))
+        if relinked is not None:
+            index = relinked
+            continue
         parent = model.records[index].facts.parent
         index = None if parent is None else model.by_uuid.get(parent)
     return False
 
 
-def _linkable(model: ClaudeModel, index: int, candidate: int) -> bool:
+def _linkable(model: ClaudeModel, index: int, candidate: int, relinks: Relinks = NO_RELINKS) -> bool:
+    """Whether record `index` may hang from `candidate`: a record of its side that Claude Code keeps, that it does not
+    name already (a cycle Claude Code closes through a link by time goes round that link: naming it again would be
+    no fix), and that is not below it."""
     f, own = model.records[candidate].facts, model.records[index].facts
-    return (f.uuid is not None and model.by_uuid.get(f.uuid) == candidate and candidate not in model.dropped
+    return (f.uuid is not None and f.uuid != own.parent and model.by_uuid.get(f.uuid) == candidate
+            and candidate not in model.dropped
             and f.sidechain == own.sidechain and not (f.tag == "system" and f.subtype == "file_snapshot")
-            and not _reaches(model, candidate, index))
+            and not _reaches(model, candidate, index, relinks))
 
 
-def _above(model: ClaudeModel, index: int) -> int | None:
+def _above(model: ClaudeModel, index: int, relinks: Relinks = NO_RELINKS) -> int | None:
     """The chain record of the same side written above this one in the file (that would not close a cycle)."""
     for candidate in range(index - 1, -1, -1):
-        if model.records[candidate].facts.tag in CHAIN_TAGS and _linkable(model, index, candidate):
+        if model.records[candidate].facts.tag in CHAIN_TAGS and _linkable(model, index, candidate, relinks):
             return candidate
     return None
 
@@ -135,47 +152,167 @@ def _named(doc: FixDoc, model: ClaudeModel, index: int) -> Fix | None:
                     f"last before it, without uuid), the uuid its parentUuid names", edit)
 
 
-def _new_parent(model: ClaudeModel, index: int) -> tuple[int, str] | None:
+def _new_parent(model: ClaudeModel, index: int, relinks: Relinks = NO_RELINKS) -> tuple[int, str] | None:
     """Where a record whose link is broken belongs, with why: Claude Code's own link by time when it makes one;
     else the call its tool result answers; else the record above it."""
     bridged = model.bridged.get(index)
-    if bridged is not None and _linkable(model, index, bridged):
+    if bridged is not None and _linkable(model, index, bridged, relinks):
         return bridged, "the record Claude Code links it to, written last before it"
     source = model.records[index].facts.source_tool
     found = model.by_uuid.get(source) if source is not None and model.records[index].facts.results else None
-    if found is not None and _linkable(model, index, found):
+    if found is not None and _linkable(model, index, found, relinks):
         return found, "the call its tool result answers"
-    above = _above(model, index)
+    above = _above(model, index, relinks)
     return (above, "the record above it") if above is not None else None
 
 
+def _cuts(model: ClaudeModel) -> dict[int, tuple[int, str]]:
+    """The cuts (CCD021: a null or missing `parentUuid` below the conversation's first record) off the chain that
+    the runs of `fix` after this one would mend, one step of the chain a run, each with the record its fix hangs it
+    from and why: so one run mends them all. Made once a model (its `views`)."""
+    found: dict[int, tuple[int, str]] | None = model.views.get("fix-cuts")
+    if found is None:
+        found = model.views["fix-cuts"] = _cuts_from_top(model)
+    return found
+
+
+def _cuts_from_top(model: ClaudeModel) -> dict[int, tuple[int, str]]:
+    """Each step does what one more run would: the cuts on the chain (its top, and those of the responses on it:
+    Claude Code sends a response's records together) hang from their new parents, all chosen on the links as the
+    steps before left them; the chain then goes up from the top's new parent to the next cut, and the responses it
+    meets join it. The steps stop where another fix could change what a later one reads: a new parent whose way up
+    meets the chain (a fix of this run may relink it) or a `parentUuid` naming nothing (Claude Code links it by
+    time), a response joining with such a link, a loop, a compaction, or a cut with no record above it."""
+    cuts: dict[int, tuple[int, str]] = {}
+    if model.relinked or model.dropped or not model.chain:
+        return cuts
+    records = model.records
+    first = next((number for number, record in enumerate(records)
+                  if record.facts.uuid is not None and record.facts.tag in CHAIN_TAGS and not record.facts.sidechain),
+                 None)
+    if first is None:
+        return cuts
+    responses: dict[str, list[int]] = {}
+    for index, record in enumerate(records):
+        f = record.facts
+        if f.tag == "assistant" and f.message_id is not None and f.sidechain == model.subagent \
+                and f.uuid is not None and model.by_uuid.get(f.uuid) == index:
+            responses.setdefault(f.message_id, []).append(index)
+    joined = {records[index].facts.message_id for index in model.chain}
+    relinks: dict[int, int] = {}
+    top = model.chain[0]
+    joining = [index for index in model.chain if _is_cut(model, index, first)]
+    while top in joining:
+        planned: dict[int, tuple[int, str]] = {}
+        for cut in joining:
+            found = _new_parent(model, cut, relinks)
+            if found is None and cut != top:
+                continue
+            if found is None or _segment(model, found[0], relinks) is None:
+                return cuts
+            planned[cut] = found
+        for cut, found in planned.items():
+            relinks[cut] = found[0]
+            if cut not in model.on_chain:
+                cuts[cut] = found
+        segment = _segment(model, planned[top][0], relinks)
+        if segment is None:
+            return cuts
+        top = segment[-1]
+        joining = [top]
+        for index in segment:
+            message = records[index].facts.message_id
+            if message is None or message in joined:
+                continue
+            joined.add(message)
+            for member in responses.get(message, ()):
+                parent = records[member].facts.parent
+                if member in model.on_chain or member in segment:
+                    continue
+                if parent is not None and parent not in model.by_uuid:
+                    return cuts
+                if _is_cut(model, member, first):
+                    joining.append(member)
+        if not _is_cut(model, top, first):
+            return cuts
+    return cuts
+
+
+def _is_cut(model: ClaudeModel, index: int, first: int) -> bool:
+    """Whether the record is a cut whose fix `_parent` can write: CCD021's condition, on a record whole on its line."""
+    f = model.records[index].facts
+    return (f.parent is None and first < index and not f.sidechain and f.subtype != "compact_boundary"
+            and _record(model, model.records[index].line) == index)
+
+
+def _segment(model: ClaudeModel, start: int, relinks: Relinks) -> list[int] | None:
+    """The records from `start` up to the top of its ancestry (as `relinks` leaves it), when the way there is off the
+    chain and every `parentUuid` on it names a record; else None."""
+    walked: list[int] = []
+    seen: set[int] = set()
+    at = start
+    while at not in seen and at not in model.on_chain:
+        seen.add(at)
+        walked.append(at)
+        relinked = relinks.get(at)
+        if relinked is not None:
+            at = relinked
+            continue
+        parent = model.records[at].facts.parent
+        if parent is None:
+            return walked
+        found = model.by_uuid.get(parent)
+        if found is None:
+            return None
+        at = found
+    return None
+
+
 def _parent(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
-    """CCD020, CCD021, CCD023 on the chain Claude Code resumes (off it, a relink could pull a record into it)."""
+    """CCD020, CCD021, CCD023 on the chain Claude Code resumes (off it, a relink could pull a record into it); and a
+    cut off it that the chain meets once the cuts below it are mended (`_cuts`), which the same run then mends."""
     model = _model(doc)
     line = diagnostic.span.line
     index = _record(model, line) if model is not None else None
-    if model is None or index is None or index not in model.on_chain:
+    if model is None or index is None:
         return None
+    if index not in model.on_chain:
+        found = _cuts(model).get(index) if diagnostic.code == "CCD021" else None
+        if found is None:
+            return None
+        target, why = found
+        return _set_parent(doc, diagnostic.code, line, _uuid_of(model, target),
+                           f"Set parentUuid to {_uuid_of(model, target)} ({why}, line {model.records[target].line + 1}:"
+                           " the chain comes to this cut once the cut below it is mended)")
     if diagnostic.code == "CCD020" and (named := _named(doc, model, index)) is not None:
         return named
     found = _new_parent(model, index)
     if found is not None:
         target, why = found
-        value = json_text(model.records[target].facts.uuid)
+        value = _uuid_of(model, target)
         title = f"Set parentUuid to {value} ({why}, line {model.records[target].line + 1})"
     elif diagnostic.code == "CCD021":
         return None
     else:  # nothing above it to follow: the conversation starts here, as Claude Code starts it
         value, title = "null", "Set parentUuid to null (no record above it: the conversation starts here)"
-    text = doc.lines[line]
+    return _set_parent(doc, diagnostic.code, line, value, title)
+
+
+def _set_parent(doc: FixDoc, code: str, line: int, value: str, title: str) -> Fix | None:
+    """`parentUuid` set to the JSON text `value` on `line`; a missing one goes first, where Claude Code writes it."""
     edit = replace_value(doc.lines, line, ("parentUuid",), value)
-    if edit is None:  # a missing parentUuid goes first, where Claude Code writes it
+    if edit is None:
+        text = doc.lines[line]
         start = text.find("{")
         if start < 0:
             return None
         empty = text[start + 1:].lstrip().startswith("}")
         edit = TextEdit(Span(line, start + 1, line, start + 1), f'"parentUuid":{value}' + ("" if empty else ","))
-    return fix(diagnostic.code, title, edit)
+    return fix(code, title, edit)
+
+
+def _uuid_of(model: ClaudeModel, index: int) -> str:
+    return json_text(model.records[index].facts.uuid)
 
 
 def _torn(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
