@@ -257,3 +257,40 @@ def test_one_run_among_other_broken_links_sends_what_those_runs_send(text: str) 
     repaired = fix_document(analyze(text, OPTIONS), unsafe=True, rounds=200)
     assert repaired.converged
     assert _sent(repaired.text) >= _sent(_one_cut_a_run(text))
+
+
+@pytest.mark.parametrize("every", [2, 3])
+def test_one_round_mends_the_cuts_of_a_written_session(every: int) -> None:
+    """A session Claude Code wrote, with every `every`-th record of the conversation cut from its parent: one round
+    of fixes (one `fix` run needed one round a cut) has Claude Code send every record it sent before."""
+    path = CASES.parent.parent / "corpus" / "claude-code-2.1.332-written" / "4e719454-7e2b-47f1-9af5-2a0e2efce310.jsonl"
+    options = Options(path=path.name)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    cut = [number for number, record in enumerate(records)
+           if record.get("parentUuid") and record.get("type") in ("user", "assistant") and number % every == 0]
+    for number in cut:
+        records[number]["parentUuid"] = None
+    damaged = "\n".join(json.dumps(record) if number in cut else lines[number]
+                        for number, record in enumerate(records)) + "\n"
+
+    def sent(text: str) -> set[str | None]:
+        model = analyze(text, options).linked.model
+        assert isinstance(model, ClaudeModel)
+        return {model.records[index].facts.uuid for index in model.chain}
+
+    before = sent(path.read_text(encoding="utf-8"))
+    assert len(cut) > 12 if every == 2 else len(cut) > 8
+    assert len(sent(damaged)) * 8 < len(before)
+    repaired = fix_document(analyze(damaged, options), unsafe=True, rounds=1)
+    assert sent(repaired.text) == before
+
+
+@pytest.mark.parametrize("name", ["CCD021-cuts-one-above-another.jsonl", "CCD021-cut-in-a-response-above.jsonl"])
+def test_one_round_mends_every_cut(name: str) -> None:
+    """The cuts above the one on the chain (one a line above another; one in a response the chain comes to) are
+    mended in the round that mends it, as the rounds after it would."""
+    text = (CASES / name).read_text(encoding="utf-8")
+    assert sum(d.code == "CCD021" for d in analyze(text, OPTIONS).diagnostics()) > 1
+    repaired = fix_document(analyze(text, OPTIONS), unsafe=True, rounds=1)
+    assert [d.code for d in analyze(repaired.text, OPTIONS).diagnostics() if d.code == "CCD021"] == []

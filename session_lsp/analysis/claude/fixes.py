@@ -181,8 +181,8 @@ def _cuts_from_top(model: ClaudeModel) -> dict[int, tuple[int, str]]:
     Claude Code sends a response's records together) hang from their new parents, all chosen on the links as the
     steps before left them; the chain then goes up from the top's new parent to the next cut, and the responses it
     meets join it. The steps stop where another fix could change what a later one reads: a new parent whose way up
-    meets the chain (a fix of this run may relink it) or a `parentUuid` naming nothing (Claude Code links it by
-    time), a response joining with such a link, a loop, a compaction, or a cut with no record above it."""
+    meets a record another fix of this run relinks or a `parentUuid` naming nothing (Claude Code links it by time),
+    a response joining with such a link, a loop, a compaction, or a cut with no record above it."""
     cuts: dict[int, tuple[int, str]] = {}
     if model.relinked or model.dropped or not model.chain:
         return cuts
@@ -202,7 +202,7 @@ def _cuts_from_top(model: ClaudeModel) -> dict[int, tuple[int, str]]:
     relinks: dict[int, int] = {}
     top = model.chain[0]
     joining = [index for index in model.chain if _is_cut(model, index, first)]
-    while top in joining:
+    while joining:
         planned: dict[int, tuple[int, str]] = {}
         for cut in joining:
             found = _new_parent(model, cut, relinks)
@@ -215,11 +215,11 @@ def _cuts_from_top(model: ClaudeModel) -> dict[int, tuple[int, str]]:
             relinks[cut] = found[0]
             if cut not in model.on_chain:
                 cuts[cut] = found
-        segment = _segment(model, planned[top][0], relinks)
+        segment = _segment(model, planned[top][0], relinks) if top in planned else None
         if segment is None:
             return cuts
         top = segment[-1]
-        joining = [top]
+        joining = [top] if _is_cut(model, top, first) else []
         for index in segment:
             message = records[index].facts.message_id
             if message is None or message in joined:
@@ -233,8 +233,6 @@ def _cuts_from_top(model: ClaudeModel) -> dict[int, tuple[int, str]]:
                     return cuts
                 if _is_cut(model, member, first):
                     joining.append(member)
-        if not _is_cut(model, top, first):
-            return cuts
     return cuts
 
 
@@ -246,12 +244,13 @@ def _is_cut(model: ClaudeModel, index: int, first: int) -> bool:
 
 
 def _segment(model: ClaudeModel, start: int, relinks: Relinks) -> list[int] | None:
-    """The records from `start` up to the top of its ancestry (as `relinks` leaves it), when the way there is off the
-    chain and every `parentUuid` on it names a record; else None."""
+    """The records from `start` up to the top of its ancestry (as `relinks` leaves it), when every `parentUuid` on the
+    way names a record and none is one another fix of this run relinks (a record of the chain whose parent Claude
+    Code finds by time, or that closes a loop); else None."""
     walked: list[int] = []
     seen: set[int] = set()
     at = start
-    while at not in seen and at not in model.on_chain:
+    while at not in seen and at not in model.bridged and at != model.cycle:
         seen.add(at)
         walked.append(at)
         relinked = relinks.get(at)
