@@ -163,16 +163,18 @@ SESSION = "5d0c6a57-1b2e-4c3d-9e8f-0a1b2c3d4e5f"
 
 
 def _cut_everywhere(count: int) -> str:
-    """A Claude Code transcript of `count` prompts, each with a null parentUuid: Claude Code resumes the chain up to
-    its first null parent, and relinking that one brings the next onto the chain, one a round."""
-    return "".join(json.dumps({"parentUuid": None, "isSidechain": False, "type": "user", "uuid": f"u{n}",
-                               "timestamp": f"2026-12-05T08:00:{n:02d}.000Z", "sessionId": SESSION,
+    """A Claude Code transcript of `count` prompts a minute apart, each but the first with a parentUuid that names
+    nothing: Claude Code resumes the chain up to the first of those (nothing was written within 5 s before it to
+    link it to by time), and relinking that one brings the next onto the chain, one a round (the cuts a null
+    parentUuid makes are mended in one round; these are not)."""
+    return "".join(json.dumps({"parentUuid": "gone" if n else None, "isSidechain": False, "type": "user",
+                               "uuid": f"u{n}", "timestamp": f"2026-12-05T08:{n:02d}:00.000Z", "sessionId": SESSION,
                                "version": "2.1.332", "message": {"role": "user", "content": f"prompt {n}"}}) + "\n"
                    for n in range(count))
 
 
 def test_the_last_round_that_leaves_no_fix_is_the_end(tmp_path: Path) -> None:
-    """Twelve cuts take all twelve rounds: nothing is left after them, which is an end, not a stop."""
+    """Twelve broken links take all twelve rounds: nothing is left after them, which is an end, not a stop."""
     repaired = fix_document(analyze_bytes(_cut_everywhere(13).encode(), Options(path=f"{SESSION}.jsonl")),
                             unsafe=True)
     assert len(repaired.applied) == MAX_ROUNDS and repaired.converged and not repaired.looped
@@ -180,7 +182,7 @@ def test_the_last_round_that_leaves_no_fix_is_the_end(tmp_path: Path) -> None:
 
 def test_a_fix_that_uncovers_the_next_one_round_after_round_says_when_it_stopped_before_the_end(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """With more cuts than fix has rounds, fix says it stopped with fixes left, and a run again goes on."""
+    """With more broken links than fix has rounds, fix says it stopped with fixes left, and a run again goes on."""
     path = tmp_path / f"{SESSION}.jsonl"
     path.write_text(_cut_everywhere(30), encoding="utf-8")
     status, out, _ = run(capsys, "fix", "--unsafe-fixes", str(path))
