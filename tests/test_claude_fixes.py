@@ -286,7 +286,7 @@ def test_one_round_mends_the_cuts_of_a_written_session(every: int) -> None:
     assert sent(repaired.text) == before
 
 
-@pytest.mark.parametrize("name", ["CCD021-cuts-one-above-another.jsonl", "CCD021-cut-in-a-response-above.jsonl"])
+@pytest.mark.parametrize("name", ["CCD021-null-parents-one-above-another.jsonl", "CCD021-null-parent-of-a-response-above.jsonl"])
 def test_one_round_mends_every_cut(name: str) -> None:
     """The cuts above the one on the chain (one a line above another; one in a response the chain comes to) are
     mended in the round that mends it, as the rounds after it would."""
