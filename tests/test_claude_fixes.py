@@ -230,9 +230,9 @@ def _one_cut_a_run(text: str) -> str:
     return repaired.text
 
 
-def _sent(text: str) -> set[str | None]:
+def _sent(text: str, options: Options = OPTIONS) -> set[str | None]:
     """The uuids of the records on the chain Claude Code resumes."""
-    model = analyze(text, OPTIONS).linked.model
+    model = analyze(text, options).linked.model
     assert isinstance(model, ClaudeModel)
     return {model.records[index].facts.uuid for index in model.chain}
 
@@ -273,20 +273,15 @@ def test_one_round_mends_the_cuts_of_a_written_session(every: int) -> None:
         records[number]["parentUuid"] = None
     damaged = "\n".join(json.dumps(record) if number in cut else lines[number]
                         for number, record in enumerate(records)) + "\n"
-
-    def sent(text: str) -> set[str | None]:
-        model = analyze(text, options).linked.model
-        assert isinstance(model, ClaudeModel)
-        return {model.records[index].facts.uuid for index in model.chain}
-
-    before = sent(path.read_text(encoding="utf-8"))
+    before = _sent(path.read_text(encoding="utf-8"), options)
     assert len(cut) > 12 if every == 2 else len(cut) > 8
-    assert len(sent(damaged)) * 8 < len(before)
+    assert len(_sent(damaged, options)) * 8 < len(before)
     repaired = fix_document(analyze(damaged, options), unsafe=True, rounds=1)
-    assert sent(repaired.text) == before
+    assert _sent(repaired.text, options) == before
 
 
-@pytest.mark.parametrize("name", ["CCD021-null-parents-one-above-another.jsonl", "CCD021-null-parent-of-a-response-above.jsonl"])
+@pytest.mark.parametrize("name", ["CCD021-null-parents-one-above-another.jsonl",
+                                  "CCD021-null-parent-of-a-response-above.jsonl"])
 def test_one_round_mends_every_cut(name: str) -> None:
     """The cuts above the one on the chain (one a line above another; one in a response the chain comes to) are
     mended in the round that mends it, as the rounds after it would."""

@@ -187,21 +187,10 @@ def _cuts_from_top(model: ClaudeModel) -> dict[int, tuple[int, str]]:
     if model.relinked or model.dropped or not model.chain:
         return cuts
     records = model.records
-    first = next((number for number, record in enumerate(records)
-                  if record.facts.uuid is not None and record.facts.tag in CHAIN_TAGS and not record.facts.sidechain),
-                 None)
-    if first is None:
-        return cuts
-    responses: dict[str, list[int]] = {}
-    for index, record in enumerate(records):
-        f = record.facts
-        if f.tag == "assistant" and f.message_id is not None and f.sidechain == model.subagent \
-                and f.uuid is not None and model.by_uuid.get(f.uuid) == index:
-            responses.setdefault(f.message_id, []).append(index)
     joined = {records[index].facts.message_id for index in model.chain}
     relinks: dict[int, int] = {}
     top = model.chain[0]
-    joining = [index for index in model.chain if _is_cut(model, index, first)]
+    joining = [index for index in model.chain if _is_cut(model, index)]
     while joining:
         planned: dict[int, tuple[int, str]] = {}
         for cut in joining:
@@ -219,28 +208,26 @@ def _cuts_from_top(model: ClaudeModel) -> dict[int, tuple[int, str]]:
         if segment is None:
             return cuts
         top = segment[-1]
-        joining = [top] if _is_cut(model, top, first) else []
+        joining = [top] if _is_cut(model, top) else []
         for index in segment:
             message = records[index].facts.message_id
             if message is None or message in joined:
                 continue
             joined.add(message)
-            for member in responses.get(message, ()):
+            for member in model.responses.get(message, ()):
                 parent = records[member].facts.parent
                 if member in model.on_chain or member in segment:
                     continue
                 if parent is not None and parent not in model.by_uuid:
                     return cuts
-                if _is_cut(model, member, first):
+                if _is_cut(model, member):
                     joining.append(member)
     return cuts
 
 
-def _is_cut(model: ClaudeModel, index: int, first: int) -> bool:
-    """Whether the record is a cut whose fix `_parent` can write: CCD021's condition, on a record whole on its line."""
-    f = model.records[index].facts
-    return (f.parent is None and first < index and not f.sidechain and f.subtype != "compact_boundary"
-            and _record(model, model.records[index].line) == index)
+def _is_cut(model: ClaudeModel, index: int) -> bool:
+    """Whether the record is a cut (CCD021) whose fix `_parent` can write: one whole on its line."""
+    return model.cut(index) and _record(model, model.records[index].line) == index
 
 
 def _segment(model: ClaudeModel, start: int, relinks: Relinks) -> list[int] | None:
@@ -280,9 +267,10 @@ def _parent(doc: FixDoc, diagnostic: Diagnostic) -> Fix | None:
         if found is None:
             return None
         target, why = found
-        return _set_parent(doc, diagnostic.code, line, _uuid_of(model, target),
-                           f"Set parentUuid to {_uuid_of(model, target)} ({why}, line {model.records[target].line + 1}:"
-                           " the chain comes to this cut once the cut below it is mended)")
+        value = _uuid_of(model, target)
+        return _set_parent(doc, diagnostic.code, line, value, f"Set parentUuid to {value} ({why}, line "
+                           f"{model.records[target].line + 1}: the chain comes to this cut once the cut below it is "
+                           "mended)")
     if diagnostic.code == "CCD020" and (named := _named(doc, model, index)) is not None:
         return named
     found = _new_parent(model, index)

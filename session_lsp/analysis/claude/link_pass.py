@@ -66,7 +66,6 @@ def _duplicates(model: ClaudeModel, issues: list[LinkIssue]) -> None:
 
 
 def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
-    seen_chain = False
     for index, record in enumerate(model.records):
         f = record.facts
         if f.uuid is None or f.tag not in ("user", "assistant", "attachment", "system"):
@@ -86,7 +85,7 @@ def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
                 does = "Claude Code cannot follow it (the record is not on the chain it resumes)"
             message = f"`parentUuid` names no record of this file: {does}; point it at the record it follows"
             issues.append(LinkIssue("CCD020", _at(record, ("parentUuid",)), message, severity))
-        elif (f.parent is None and seen_chain and not f.sidechain and f.subtype != "compact_boundary"):
+        elif model.cut(index):
             written = "null" if f.has_parent else "missing"
             message = (f"`parentUuid` is {written} in the middle of the conversation: Claude Code ends the chain "
                        "here on resume, so everything above is not sent (a tool result whose call is cut off becomes "
@@ -103,8 +102,6 @@ def _parents(model: ClaudeModel, issues: list[LinkIssue]) -> None:
                        "it and sends the subagent's messages as if the main agent had written them; link the main "
                        "chain past it")
             issues.append(LinkIssue("CCD041", _at(record, ("isSidechain",)), message))
-        if not f.sidechain:
-            seen_chain = True
     if model.cycle is not None:
         record = model.records[model.cycle]
         message = ("`parentUuid` closes a cycle: walking up from the leaf, Claude Code would come back to a record it "

@@ -95,8 +95,20 @@ class ClaudeModel:
         self.relinked: dict[int, str] = {}
         """Records whose parent Claude Code changes to walk a compaction's kept segment: its head's is the anchor
         (the summary), and what hung under the anchor hangs under the segment's tail."""
+        self.first_main: int | None = next((index for index, record in enumerate(records)
+                                             if record.facts.uuid is not None and record.facts.tag in CHAIN_TAGS
+                                             and not record.facts.sidechain), None)
+        """The conversation's first record (of the main chain): a null `parentUuid` below it is a cut (`cut`)."""
         self.dropped, self.tail = self._before_compaction()
         self.leaf = self._leaf()
+        responses: dict[str, list[int]] = {}
+        for index, record in enumerate(records):
+            f = record.facts
+            if f.tag == "assistant" and f.message_id is not None and f.sidechain == self.subagent and (
+                    f.uuid is None or by_uuid.get(f.uuid) == index):
+                responses.setdefault(f.message_id, []).append(index)
+        self.responses = responses
+        """message id -> the records of that response Claude Code sends together, in file order."""
         chain, self.bridged, self.cycle = self._walk()
         self.chain = self._with_siblings(self._with_response(chain))
         self.on_chain = set(self.chain)
@@ -157,6 +169,13 @@ class ClaudeModel:
         dropped = frozenset(index for uuid, index in self.by_uuid.items() if order[uuid] < cut and index not in kept)
         return dropped, preserved[0] if preserved else None
 
+    def cut(self, index: int) -> bool:
+        """Whether the record cuts the conversation (CCD021): a chain record of the main side below the first whose
+        `parentUuid` is null or missing, not at a compact boundary."""
+        f = self.records[index].facts
+        return (f.parent is None and f.uuid is not None and f.tag in CHAIN_TAGS and not f.sidechain
+                and f.subtype != "compact_boundary" and self.first_main is not None and self.first_main < index)
+
     def _leaf(self) -> int | None:
         """The chain record whose uuid the file declares last: Claude Code keeps records in a map by uuid, in the
         order of their first row (a later row with the same uuid replaces the content, not the place), and resumes
@@ -199,12 +218,7 @@ class ClaudeModel:
         """The chain with every record of each response on it: Claude Code writes one record a content block, and
         sends all the records of a `message.id` as one message, those off the chain (above a cut, on a side branch)
         included, after its first record on the chain."""
-        responses: dict[str, list[int]] = {}
-        for index, record in enumerate(self.records):
-            f = record.facts
-            if f.tag == "assistant" and f.message_id is not None and f.sidechain == self.subagent and (
-                    f.uuid is None or self.by_uuid.get(f.uuid) == index):
-                responses.setdefault(f.message_id, []).append(index)
+        responses = self.responses
         on = set(chain)
         if all(i in on for group in responses.values() for i in group):
             return chain
