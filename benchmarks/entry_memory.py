@@ -1,6 +1,7 @@
 """Where a streamed document's memory goes, per entry: the per-line results (by field: each object reachable from a
 line's result is counted once, under the first field that reaches it, so a string two lines share is counted
-once) and the link model (traced allocations of the link pass, less the diagnostics it returns).
+once; of `check`'s Elyra facts columns, each column's allocation) and the link model (traced allocations of the
+link pass, less the diagnostics it returns).
 
 Measures the document as `check` builds it (no titles) and as the server's `sessionLsp/analyzeFile` builds it (with
 titles), on the generated 100,000-entry Elyra session (benchmarks/generate.py) or on `--file`.
@@ -26,6 +27,7 @@ from lsp_bench import benchmark_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from session_lsp.analysis import Document, Options
+from session_lsp.analysis.elyra.fact_columns import FactColumns
 from session_lsp.analysis.result_store import PlainResults
 from session_lsp.analysis.results import LineResult
 from session_lsp.files import FileLines
@@ -50,7 +52,21 @@ def by_field(results: Sequence[Any]) -> Counter[str]:
             for item in value:
                 walk(item, where + "[]")
 
-    if isinstance(results, PlainResults):  # a facts pointer and a kind byte a line; the few other results whole
+    store = results.facts if isinstance(results, PlainResults) else None
+    if isinstance(store, FactColumns):  # a kind byte a line, the facts in columns, the few other results whole
+        sizes["PlainResults (kind byte)"] = sys.getsizeof(results._kinds)
+        for name in ("codes", "ids", "parents", "stamps", "tool_at"):
+            sizes[f"columns: {name}"] = sys.getsizeof(getattr(store, name))
+        sizes["columns: tools (list)"] = sys.getsizeof(store.tools)
+        for item in store.tools:
+            walk(item, "columns: tools[]")
+        sizes["facts kept whole (dict)"] = sys.getsizeof(store.objects)
+        for facts in store.objects.values():
+            walk(facts, "facts kept whole")
+        for result in results._whole.values():
+            sizes["PlainResults (results kept whole)"] += 8
+            walk(result, "")
+    elif isinstance(results, PlainResults):  # a facts pointer and a kind byte a line; the few other results whole
         sizes["PlainResults (facts pointer and kind byte)"] = 9 * len(results)
         for result in results:
             if type(result) is LineResult and not result.issues:

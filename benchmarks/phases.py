@@ -168,7 +168,7 @@ def main() -> None:
 
     def line_pass() -> PlainResults:
         analyzer = analyzer_for(info, options)
-        results = PlainResults()
+        results = PlainResults(analyzer.fact_store())
         results.extend(analyzer.lines(lines))
         return results
 

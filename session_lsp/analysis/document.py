@@ -26,7 +26,7 @@ from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
 from .result_store import PlainResults
-from .results import FormatAnalyzer, LineResult, Linked, Options, Session, line_result
+from .results import FactStore, FormatAnalyzer, LineResult, Linked, Options, Session, line_result
 from .text import decode_bytes, split_lines, without_surrogates
 
 
@@ -58,6 +58,9 @@ class TwoPassAnalyzer:
 
     def show_titles(self) -> None:
         self._face.show_titles(self._line_state)
+
+    def fact_store(self) -> FactStore:
+        return self._face.fact_store(self._line_state)
 
     def titles(self) -> Callable[[str, LineResult], str]:
         made, line = self._face.line_titles(self._line_state), self.line
@@ -178,7 +181,7 @@ class Document:
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: Sequence[LineResult]
         texts = iter(lines)
-        results: PlainResults | list[LineResult] = PlainResults() if compact else []
+        results: PlainResults | list[LineResult] = PlainResults(self.analyzer.fact_store()) if compact else []
         results.extend(self._line(0, text) for text in islice(texts, 1))
         results.extend(self.analyzer.lines(texts))
         for number, length in self._too_long.items():  # known once the stream has passed them; line 1 by `_line`

@@ -22,7 +22,7 @@ from .diagnostics import LineIssue
 from .editing import LineTemplate
 from .fixing import Fixers
 from .jsonscan import Path
-from .results import LineResult, Linked, Options, Session
+from .results import FactStore, LineResult, Linked, Options, Session
 
 LinePass = Callable[[str, FormatInfo, Any], LineResult]
 """A format's line pass: one line, the file's format, and the format's line state (`elyra.line_pass.LineState`, ...)."""
@@ -131,6 +131,12 @@ class Format(Protocol):
 
     def show_titles(self, state: object) -> None:
         """From now on, the line pass with this state names lines (a document first analysed without titles)."""
+        ...
+
+    def fact_store(self, state: object) -> FactStore:
+        """Where a read-only document (`check`) keeps its lines' facts, bound to its line state: empty, filled in
+        line order as a list is (`append`), and the file pass with that state may write a line's facts into it
+        itself (yielding `result_store.IN_STORE`). A list, or a format's compact store (`elyra.fact_columns`)."""
         ...
 
     def line_titles(self, state: object) -> Callable[[str, LineResult], str | None]:

@@ -19,7 +19,7 @@ from .fixing import Fixer
 from .jsonscan import Path
 from .lines import LineKind, is_blank
 from .payload_types import Buffer, OtherTree, TurnContext
-from .results import Anchor, LineResult, Linked, LinkIssue, Options
+from .results import Anchor, FactStore, LineResult, Linked, LinkIssue, Options
 from .structure import Budget, Hint, Lens, Outline, RenameTarget, Renumbering
 
 
@@ -77,6 +77,10 @@ class Quiet:
     def line_titles(self, state: object) -> Callable[[str, LineResult], str | None]:
         """No titles made from results: the line pass names each line again."""
         return _named_again
+
+    def fact_store(self, state: object) -> FactStore:
+        """A list: the results' facts as they are."""
+        return []
 
 
 def _named_again(text: str, result: LineResult) -> None:

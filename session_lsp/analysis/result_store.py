@@ -12,22 +12,28 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
 from .lines import LineKind
-from .results import LineResult
+from .results import FactStore, LineResult
 
 _KINDS = tuple(LineKind)
 _CODE = {kind: code for code, kind in enumerate(_KINDS)}
 _OBJECT = LineKind.OBJECT
 _OBJECT_CODE = _CODE[_OBJECT]
 """Most lines are objects: their code is read without hashing the enum (a Python-level `__hash__`)."""
+IN_STORE = LineResult(_OBJECT, None)
+"""What a file pass yields for an object line whose facts it has written into the facts store itself (see
+`PlainResults`): a plain result, its facts already the store's next line."""
 
 
 class PlainResults(Sequence[LineResult]):
-    """Filled once, in line order, by `append` and `extend` (and mended by `replace`); read-only afterwards."""
+    """Filled once, in line order, by `append` and `extend` (and mended by `replace`); read-only afterwards.
+    `facts` is where the facts go: a list, or a format's store of them (its line pass's `fact_store`), which takes
+    `append`, `__setitem__` and indexing as a list does and into which the file pass may write a line's facts
+    itself, yielding `IN_STORE`."""
 
     __slots__ = ("_facts", "_kinds", "_whole")
 
-    def __init__(self) -> None:
-        self._facts: list[Any] = []
+    def __init__(self, facts: FactStore | None = None) -> None:
+        self._facts: FactStore = [] if facts is None else facts
         self._kinds = bytearray()
         self._whole: dict[int, LineResult] = {}
         """The results that are more than a kind and facts, by line."""
@@ -39,10 +45,13 @@ class PlainResults(Sequence[LineResult]):
         """`append` of each result, in order: a file's results, without a call a line."""
         whole, facts, kinds, codes = self._whole, self._facts, self._kinds, _CODE
         add_facts, add_kind = facts.append, kinds.append
-        plain = LineResult
+        plain, stored = LineResult, IN_STORE
         for result in results:
+            if result is stored:
+                add_kind(_OBJECT_CODE)
+                continue
             if result.__class__ is not plain or result.issues:
-                whole[len(facts)] = result
+                whole[len(kinds)] = result
             add_facts(result.facts)
             kind = result.kind
             add_kind(_OBJECT_CODE if kind is _OBJECT else codes[kind])
@@ -55,13 +64,13 @@ class PlainResults(Sequence[LineResult]):
         self._kinds[number] = _CODE[result.kind]
 
     @property
-    def facts(self) -> list[Any]:
+    def facts(self) -> FactStore:
         """Every line's facts, in order: the list itself (not a copy), which the caller must not change; a link
         model keeps it as it is instead of a second list of the same pointers."""
         return self._facts
 
     def __len__(self) -> int:
-        return len(self._facts)
+        return len(self._kinds)
 
     @overload
     def __getitem__(self, index: int) -> LineResult: ...
@@ -72,9 +81,11 @@ class PlainResults(Sequence[LineResult]):
     def __getitem__(self, index: int | slice) -> LineResult | list[LineResult]:
         if isinstance(index, slice):
             return [self[number] for number in range(*index.indices(len(self)))]
-        facts = self._facts[index]  # raises IndexError as a list does, and accepts a negative index
         if index < 0:
-            index += len(self._facts)
+            index += len(self._kinds)
+        if not 0 <= index < len(self._kinds):
+            raise IndexError("line out of range")
+        facts = self._facts[index]
         found = self._whole.get(index)
         return found if found is not None else LineResult(_KINDS[self._kinds[index]], facts)
 
@@ -98,7 +109,7 @@ class PlainResults(Sequence[LineResult]):
         return sorted(number for number, result in self._whole.items() if result.issues)
 
 
-def facts_of(results: Sequence[LineResult]) -> list[Any]:
+def facts_of(results: Sequence[LineResult]) -> Any:
     """Every line's facts, in order, without a `LineResult` made a line: of `PlainResults` their own list (not a
     copy, which the caller must not change)."""
     return results.facts if type(results) is PlainResults else [result.facts for result in results]

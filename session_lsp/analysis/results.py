@@ -140,6 +140,20 @@ class Options(msgspec.Struct, frozen=True):
     none, so it neither computes nor keeps them."""
 
 
+class FactStore(Protocol):
+    """Where a document's facts are kept, line by line: a list, or a format's store (`Format.fact_store`)."""
+
+    def append(self, facts: Any, /) -> None: ...
+
+    def __setitem__(self, line: int, facts: Any, /) -> None: ...
+
+    def __getitem__(self, line: int, /) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
 class FormatAnalyzer(Protocol):
     def line(self, text: str) -> LineResult: ...
 
@@ -149,6 +163,10 @@ class FormatAnalyzer(Protocol):
 
     def show_titles(self) -> None:
         """From now on, `line` gives titles (for a document analysed without them)."""
+        ...
+
+    def fact_store(self) -> FactStore:
+        """Where a read-only document keeps the facts of `lines` (the format's `fact_store`), asked before them."""
         ...
 
     def titles(self) -> Callable[[str, LineResult], str]:

@@ -25,6 +25,7 @@ from .releases import DEFAULT_RELEASE, RELEASES, PiRelease, release
 from .schema import ENTRY_TYPES, RENAMED_WITH_ID, Line
 
 if TYPE_CHECKING:
+    from .fact_columns import FactColumns
     from .line_pass import LineState
 
 HEADERLESS_TYPES: frozenset[str] = ENTRY_TYPES.difference(
@@ -110,6 +111,14 @@ class ElyraFormat(plain.Quiet):
     def line_state(self, options: Options) -> LineState:
         from .line_pass import LineState
         return LineState(options.titles)
+
+    def fact_store(self, state: object) -> FactColumns:
+        from .fact_columns import FactColumns
+        from .line_pass import LineState
+        assert isinstance(state, LineState)
+        state.columns = FactColumns()
+        state.writer = state.columns.writer()
+        return state.columns
 
     def show_titles(self, state: object) -> None:
         from .line_pass import LineState

@@ -21,9 +21,11 @@ from ..detect import FormatInfo
 from ..diagnostics import LineIssue, Severity
 from ..jsonscan import Path
 from ..lines import MAX_DEPTH, Decoded, LineKind, decode, glue_point, may_decode_too_deep, overflowing_numbers, too_deep
+from ..result_store import IN_STORE
 from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
+from .fact_columns import ASSISTANT, NULL_PARENT, STOP_CODES, TOOL_RESULT, USER, FactColumns, stamp_key
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
 from .findings import to_issues
 from .loose import has, line_view
@@ -62,7 +64,8 @@ class LineState:
     document's `Vocabulary`; and whether lines get titles (`check` shows none, so it computes none). A document's
     analyzer owns one, so no two documents or threads share it."""
 
-    __slots__ = ("calls", "last_id", "last_time", "shared", "titles")
+    __slots__ = ("calls", "columns", "id_key", "keyed_id", "keyed_time", "last_id", "last_time", "shared",
+                 "time_key", "titles", "writer")
 
     def __init__(self, titles: bool = True) -> None:
         self.last_id = LastSeen()
@@ -72,6 +75,16 @@ class LineState:
         self.calls: dict[str, str] = {}
         self.shared = Vocabulary().shared
         self.titles = titles
+        self.columns: FactColumns | None = None
+        """Where the file pass writes the facts of plain messages (a read-only document's store, see
+        `face.fact_store`), with `writer`, its `FactColumns.writer()`; None: it makes an `EntryFacts` for each."""
+        self.writer: Any = None
+        self.keyed_id: str | None = None
+        self.id_key = 0
+        """The id of the plain message written last into `columns`, and its integer: the next line's parent."""
+        self.keyed_time: str | None = None
+        self.time_key = 0
+        """The timestamp written last into `columns`, and its integer (`stamp_key`)."""
 
 JUNK_FACTS = EntryFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
 """pi keeps a non-object line as an id-less junk entry."""
@@ -109,6 +122,7 @@ def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
     decoder refuses takes `analyze_line`'s way, which reads it again on the slow path)."""
     decode, limit, plain_message = _DECODER.decode, 2 * MAX_DEPTH + 1, _plain_message
     entry_class, plain_result, kind = _MESSAGE_ENTRY, _LineResult, _OBJECT
+    in_store = IN_STORE
     for text in texts:
         if len(text) > limit and too_deep(text):  # may_decode_too_deep, without a call for the many shorter lines
             yield analyze_line(text, info, state, release, True)
@@ -119,13 +133,18 @@ def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
             yield analyze_line(text, info, state, release, True)
             continue
         if line.__class__ is entry_class and not state.titles:
+            if text[-1:] != "\r":
+                plain = plain_message(line, info, release, state, state.columns)
+                if plain is in_store:
+                    yield in_store
+                elif plain is not None:
+                    yield plain_result(kind, plain)
+                else:
+                    yield _ended(text, _full(text, line, info, release, state), True)
+                continue
             plain = plain_message(line, info, release, state)
-            if plain is None:
-                yield _ended(text, _full(text, line, info, release, state), True)
-            elif text[-1:] != "\r":
-                yield plain_result(kind, plain)
-            else:
-                yield _ended(text, plain_result(kind, plain), True)
+            yield _ended(text, plain_result(kind, plain) if plain is not None else
+                         _full(text, line, info, release, state), True)
             continue
         yield _typed(text, line, info, release, state, True)
 
@@ -136,7 +155,7 @@ def _typed(text: str, line: Any, info: FormatInfo, release: PiRelease, state: Li
     rule of its type."""
     if line.__class__ is _MESSAGE_ENTRY:
         plain = _plain_message(line, info, release, state)
-        if plain is not None:
+        if isinstance(plain, EntryFacts):  # without columns, the facts or None
             return _ended(text, _LineResult(_OBJECT, plain) if not state.titles else
                           line_result(_OBJECT, plain, (), entry_title(line, plain, state.shared)), line_end)
     return _ended(text, _full(text, line, info, release, state), line_end)
@@ -165,12 +184,14 @@ _CRLF = ("the line ends with `\\r\\n`: pi splits the file on `\\n` and reads the
          "elsewhere; the quick fix (or `session-lsp fix`) writes `\\n`")
 
 
-def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: LineState) -> EntryFacts | None:
+def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: LineState,
+                   columns: FactColumns | None = None) -> EntryFacts | LineResult | None:
     """The facts of a `message` entry that no rule has anything to say about, in the form pi writes most lines (a
     v2+ tree entry with an 8-hex id, pi's timestamp, a user, assistant or tool result message a release knows, no
     image, a plain stop reason); None for any other line, which the full pass (`_entry`) then reads. A guard, not a
     second set of rules: each test only says that no rule of `_entry` can fire, and the facts are the ones `_entry`
-    makes (tests/test_elyra_line.py compares both on every line of the corpus)."""
+    makes (tests/test_elyra_line.py compares both on every line of the corpus). Given `columns`, the facts are
+    written there (`FactColumns.writer`) when they fit, and the answer is `IN_STORE`."""
     version = info.version
     entry_id, parent, timestamp = entry.id, entry.parent_id, entry.timestamp
     if (version is not None and version < 2) or entry_id is UNSET or parent is UNSET or parent == "" \
@@ -185,6 +206,8 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
     message = entry.message
     cls = message.__class__
     shared = state.shared
+    call_id = name = stop = None
+    calls: tuple[ToolCallFact, ...] = ()
     if cls is _ASSISTANT:
         stop = message.stop_reason
         usage = message.usage
@@ -193,31 +216,22 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
                 or (level is not UNSET and level not in release.thinking_levels) \
                 or usage.total_tokens is UNSET or usage.cost is UNSET or "assistant" in release.unknown_roles:
             return None
-        calls = [_ToolCallFact(block.id, shared(block.name), index)
+        found = [_ToolCallFact(block.id, shared(block.name), index)
                  for index, block in enumerate(message.content) if block.__class__ is _TOOL_CALL]
-        last_id = state.last_id
-        if parent == last_id.value:
-            parent = last_id.value
-        last_id.value = entry_id
-        if calls:
-            state.calls = {call.id: call.id for call in calls}
-            return EntryFacts("message", entry_id, True, parent, True, timestamp, "assistant", shared(stop),
-                              tuple(calls))
-        return EntryFacts("message", entry_id, True, parent, True, timestamp, "assistant", shared(stop))
-    if cls is _TOOL_RESULT:
+        if found:
+            calls = tuple(found)
+            state.calls = {call.id: call.id for call in found}
+        role, code, stop = "assistant", _ASSISTANT_CODES[stop], shared(stop)
+    elif cls is _TOOL_RESULT:
         if "toolResult" in release.unknown_roles:
             return None
         for block in message.content:
             if block.__class__ is _IMAGE:
                 return None
         call_id = message.tool_call_id
-        last_id = state.last_id
-        if parent == last_id.value:
-            parent = last_id.value
-        last_id.value = entry_id
-        return EntryFacts("message", entry_id, True, parent, True, timestamp, "toolResult", None, (),
-                          state.calls.get(call_id, call_id), shared(message.tool_name))
-    if cls is _USER:
+        call_id = state.calls.get(call_id, call_id)
+        role, code, name = "toolResult", TOOL_RESULT, shared(message.tool_name)
+    elif cls is _USER:
         content = message.content
         if "user" in release.unknown_roles:
             return None
@@ -225,12 +239,48 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
             for block in content:
                 if block.__class__ is _IMAGE:
                     return None
-        last_id = state.last_id
-        if parent == last_id.value:
-            parent = last_id.value
-        last_id.value = entry_id
-        return EntryFacts("message", entry_id, True, parent, True, timestamp, "user")
-    return None
+        role, code = "user", USER
+    else:
+        return None
+    last_id = state.last_id
+    if parent == last_id.value:
+        parent = last_id.value
+    last_id.value = entry_id
+    if columns is not None:
+        # the columns hold a parent that is null or 8 lowercase hex characters (pi writes no other)
+        if parent is None:
+            parent_key = 0
+            code |= NULL_PARENT
+        elif parent is state.keyed_id:
+            parent_key = state.id_key
+        elif len(parent) == 8 and not parent.strip(_HEX):
+            parent_key = int(parent, 16)
+        else:
+            parent_key = -1
+        if parent_key >= 0:
+            if timestamp is not state.keyed_time:
+                state.keyed_time, state.time_key = timestamp, stamp_key(timestamp)
+            key = int(entry_id, 16)
+            state.keyed_id, state.id_key = entry_id, key
+            add_code, add_id, add_parent, add_stamp, add_tool_at, tools = state.writer
+            add_code(code)
+            add_id(key)
+            add_parent(parent_key)
+            add_stamp(state.time_key)
+            if calls:
+                add_tool_at(len(tools))
+                tools.append(calls)
+            elif call_id is not None:
+                add_tool_at(len(tools))
+                tools.append(call_id)
+                tools.append(name)
+            else:
+                add_tool_at(0)
+            return IN_STORE
+    return EntryFacts("message", entry_id, True, parent, True, timestamp, role, stop, calls, call_id, name)
+
+
+_ASSISTANT_CODES = {stop: ASSISTANT | code for stop, code in STOP_CODES.items()}
 
 
 _MESSAGE_ENTRY = schema.MessageEntry

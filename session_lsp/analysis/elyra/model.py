@@ -22,6 +22,7 @@ import weakref
 from array import array
 from bisect import bisect_right, insort
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from itertools import compress, count
 from typing import Any, overload
 
 import msgspec
@@ -32,7 +33,9 @@ from ..layered import Layered
 from ..lines import LineKind
 from ..result_store import facts_of
 from ..results import LineResult, Reference
+from .fact_columns import ASSISTANT, NULL_PARENT, OBJECT, ROLE, FactColumns, hex_key, stamp_key
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
+from .id_index import IdIndex
 
 NONE = -1
 BLOCK_BITS = 20
@@ -133,12 +136,13 @@ class ElyraModel:
         """Whether parentId links make the tree (v2+); False for v1, whose tree is the file order."""
         self.version = version
         """The header's version as detected (None when it is not an integer or there is no header)."""
-        self.line_facts: list[Any] = facts_of(results)
+        self.line_facts = FactColumns.wrap(facts_of(results))
         """Per line: its HeaderFacts / EntryFacts, None for a line pi cannot parse. Of a read-only document's
-        `PlainResults`, their own list, shared: neither changes it (`with_entry` changes a copy)."""
+        `PlainResults`, their own store (`FactColumns`, the plain messages as columns), shared: neither changes it
+        (`with_entry` changes a copy)."""
         self._size = size
-        self.by_id: dict[str, int] = {}
-        """id -> the line pi's index holds for it (the last entry with that id)."""
+        self.by_id: IdIndex
+        """id -> the line pi's index holds for it (the last entry with that id); made by `_scan`."""
         self.dangling: list[int] = []
         """Entries whose parentId names no entry (pi's context walk stops there)."""
         self.self_parents: list[int] = []
@@ -153,11 +157,11 @@ class ElyraModel:
         self.header_line: int | None = headers[0] if headers else None
         """The first `type:"session"` line (pi's header); None when the file has none."""
         self.headers: list[int] = headers
-        self.entry_lines = array("i", entries)
+        self.entry_lines = entries
         """Every entry line (parsed, not a header) in file order."""
-        self.first_parsed: int | None = min(headers[:1] + entries[:1], default=None)
+        self.first_parsed: int | None = min([*headers[:1], *entries[:1]], default=None)
         """The first line pi can parse: the header, in a healthy file."""
-        self.parsed_lines = array("i", sorted(headers + entries) if not tree else ())
+        self.parsed_lines = array("i", sorted([*headers, *entries]) if not tree else ())
         """v1 only: every line pi can parse, in file order, which a `firstKeptEntryIndex` counts (header = 0)."""
         self.special_lines = others
         """Entries that are not `message`s (compactions, labels, summaries, ...), in file order."""
@@ -211,25 +215,39 @@ class ElyraModel:
 
     # -- construction -------------------------------------------------------------------------------------------
 
-    def _scan(self, parent: array[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    def _scan(self, parent: array[int]) -> tuple[list[int], array[int], list[int], array[int]]:
         """One pass over the lines: headers, entries, the id index, and (v2+) each entry's parent when it is
         already indexed, which in a file pi wrote is every one. The others (a parent further down, dangling, self)
         are resolved once the index is complete; if an id repeats, every parent is linked again, because pi's index
         holds the last entry with an id."""
-        facts, by_id, tree = self.line_facts, self.by_id, self.tree
+        facts, tree = self.line_facts, self.tree
+        codes, objects, ids, stamps, tool_at = facts.codes, facts.objects, facts.ids, facts.stamps, facts.tool_at
         older, null_roots = self.older_than_parent, self.null_roots
         headers: list[int] = []
-        entries: list[int] = []
+        object_entries: list[int] = []
         others: list[int] = []
-        tool_lines: list[int] = []
+        object_tools: list[int] = []
         unresolved: list[int] = []
-        with_id = 0
+        named: dict[str, int] = {}
+        """The ids of the lines kept as objects, as the id index is built (those in the columns are read there)."""
+        with_name = 0
         header_type = HeaderFacts
-        add_entry, find = entries.append, by_id.get
-        previous, previous_id, previous_stamp = NONE, None, None
-        """The entry read last, its id and its timestamp: in a file pi wrote, the next entry's parent, whose id the
-        line pass hands on as the same string object (so it is found without hashing it)."""
-        for number, found in enumerate(facts):
+        add_entry, find = object_entries.append, named.get
+        size = len(codes)
+        plain = ids and tree
+        linked = self._linked_above(parent) if plain else bytearray()
+        """In the columns: linked[l] = 1 when plain line l's parent is plain line l - 1, set at C speed."""
+        previous, previous_id, previous_key = NONE, None, NONE
+        previous_stamp: str | int | None = None
+        """The entry read last, its id (or, in the columns, its integer) and its timestamp (in the columns, its
+        integer): the next entry's parent in a file pi wrote, whose id the line pass hands on as the same string."""
+        done = NONE
+        for number in compress(count(), map(operator.not_, codes)):  # the lines kept as objects, at C speed
+            if number - done > 1:  # plain lines came in between: the last of them is the entry read last
+                previous, previous_id, previous_key, previous_stamp = number - 1, None, ids[number - 1], \
+                    stamps[number - 1]
+            done = number
+            found = objects[number]
             if found is None:
                 continue
             if type(found) is header_type:
@@ -241,28 +259,60 @@ class ElyraModel:
             if tree:
                 parent_id = found.parent_id
                 if parent_id is not None:
-                    target = previous if parent_id is previous_id else find(parent_id)
+                    target = previous if parent_id is previous_id or (
+                        previous_key != NONE and previous_id is None and hex_key(parent_id) == previous_key) \
+                        else find(parent_id)
                     if target is None:
                         unresolved.append(number)
                     else:
                         parent[number] = target
                         if stamp is not None:
-                            above = previous_stamp if target == previous else facts[target].timestamp
-                            if above is not None and stamp < above:
+                            above: str | int | None = previous_stamp if target == previous \
+                                else facts.stamp_of(target)
+                            if above is not None and (stamp < above if isinstance(above, str)
+                                                      else stamp_key(stamp) < above):
                                 older.append(number)
                 elif found.has_parent:
                     null_roots.append(number)
             if entry_id is not None:
-                by_id[entry_id] = number
-                with_id += 1
+                named[entry_id] = number
+                with_name += 1
             if found.type != "message":
                 others.append(number)
             elif found.tool_calls or found.tool_call_id is not None:
-                tool_lines.append(number)
-            previous, previous_id, previous_stamp = number, entry_id, stamp
+                object_tools.append(number)
+            previous, previous_id, previous_key, previous_stamp = number, entry_id, NONE, stamp
+        entries = array("i", compress(count(), codes))
+        tool_lines = array("i", compress(count(), tool_at))
+        if plain:
+            # the plain lines not linked to the line above: a root, or a parent found through the index
+            rooted = list(compress(count(), map(operator.and_, codes, itertools.repeat(NULL_PARENT))))
+            null_roots.extend(rooted)
+            rooted_set = set(rooted)
+            line = 0
+            while (line := linked.find(0, line)) >= 0 and line < size:
+                if codes[line] and line not in rooted_set:
+                    unresolved.append(line)
+                line += 1
+            older.extend(compress(count(1), map(operator.and_, linked[1:],
+                                                 map(operator.lt, stamps[1:], stamps[:-1]))))
+            older.sort()
+            null_roots.sort()
+            unresolved.sort()
+        if object_entries:
+            entries = array("i", sorted([*entries, *object_entries]) if entries else object_entries)
+        if object_tools:
+            tool_lines = array("i", sorted([*tool_lines, *object_tools]) if tool_lines else object_tools)
+        by_id = self.by_id = IdIndex(facts, named)
+        # what the link pass looks up, found in one pass: the parents not above, the ids of the lines kept as
+        # objects (the same id in the columns repeats it) and what the special entries name
+        named_ids = itertools.chain(named, *((found.first_kept_id, found.from_id, found.target_id)
+                                            for found in map(objects.__getitem__, others)))
+        by_id.resolve(itertools.chain(map(facts.parent_key_of, unresolved),
+                                      map(hex_key, filter(None, named_ids))))
         self.duplicates: list[tuple[int, int]] = []
         """(line, earlier line with the same id) for every entry whose id was used before."""
-        if with_id != len(by_id):
+        if with_name != len(named) or by_id.repeats():
             self._find_duplicates(entries)
         if not tree:
             previous = NONE
@@ -270,7 +320,7 @@ class ElyraModel:
             for line in entries:
                 parent[line] = previous
                 previous = line
-                stamp = facts[line].timestamp
+                stamp = facts.stamp_of(line)
                 if stamp is not None and stamp_above is not None and stamp < stamp_above:
                     older.append(line)
                 stamp_above = stamp
@@ -282,6 +332,30 @@ class ElyraModel:
             self._link(unresolved, parent)
             older.sort()
         return headers, entries, others, tool_lines
+
+    def _linked_above(self, parent: array[int]) -> bytearray:
+        """linked[l] = 1 when line l and the line above are plain messages in the columns and l's parentId is that
+        line's id (what pi writes between two branch points); their parents set, as runs, at C speed."""
+        facts = self.line_facts
+        codes, ids, parents = facts.codes, facts.ids, facts.parents
+        size = len(codes)
+        linked = bytearray(1) + bytearray(map(operator.eq, parents[1:], ids[:-1]))
+        linked[0] = 0
+        line = -1
+        while (line := codes.find(OBJECT, line + 1)) >= 0:  # an object line links nothing, is linked to nothing
+            linked[line] = 0
+            if line + 1 < size:
+                linked[line + 1] = 0
+        for line in compress(count(), map(operator.and_, codes, itertools.repeat(NULL_PARENT))):
+            linked[line] = 0
+        start = 0
+        while (start := linked.find(1, start)) >= 0:
+            stop = linked.find(0, start)
+            if stop < 0:
+                stop = size
+            parent[start:stop] = counting(start - 1, stop - start)
+            start = stop
+        return linked
 
     def _roots(self, parent: array[int]) -> list[int]:
         """The entries whose parent is NONE, found among the lines that have none with `array.index` (at C speed: in
@@ -297,40 +371,41 @@ class ElyraModel:
                     roots.append(line)
         return roots
 
-    def _find_duplicates(self, entries: list[int]) -> None:
-        facts = self.line_facts
+    def _find_duplicates(self, entries: Sequence[int]) -> None:
+        entry_id_of = self.line_facts.entry_id_of
         seen: dict[str, int] = {}
         for number in entries:
-            entry_id = facts[number].id
+            entry_id = entry_id_of(number)
             if entry_id is not None:
                 if entry_id in seen:
                     self.duplicates.append((number, seen[entry_id]))
                 seen[entry_id] = number
 
-    def _link(self, lines: list[int], parent: array[int]) -> None:
+    def _link(self, lines: Sequence[int], parent: array[int]) -> None:
         """Link `lines` to their parents through the complete id index."""
         facts, by_id = self.line_facts, self.by_id
+        parent_id_of, stamp_of = facts.parent_id_of, facts.stamp_of
+        by_id.resolve(map(facts.parent_key_of, lines))
         dangling, self_parents, null_roots = self.dangling, self.self_parents, self.null_roots
         below, older = self.parent_below, self.older_than_parent
         for line in lines:
-            found = facts[line]
-            parent_id = found.parent_id
+            parent_id = parent_id_of(line)
             if parent_id is None:
-                if found.has_parent:
+                if facts.has_parent_of(line):
                     null_roots.append(line)
                 continue
             target = by_id.get(parent_id)
             if target is None:
                 dangling.append(line)
-            elif parent_id == found.id:
+            elif parent_id == facts.entry_id_of(line):
                 self_parents.append(line)
             else:
                 parent[line] = target
                 if target > line:
                     below.append(line)
-                stamp = found.timestamp
+                stamp = stamp_of(line)
                 if stamp is not None:
-                    above = facts[target].timestamp
+                    above = stamp_of(target)
                     if above is not None and stamp < above:
                         older.append(line)
 
@@ -543,7 +618,7 @@ class ElyraModel:
         results = 0
         tools = self.tool_lines if self.order is self.entry_lines \
             else sorted((line for line in self.tool_lines if pre[line] != NONE), key=pre.__getitem__)
-        open_calls: dict[str, Any] = {}
+        open_calls: dict[str | None, Any] = {}
         """call id -> the packed open call, or a stack of them once two calls share the id."""
         shadows_answered: dict[str, int] = {}
         """call id with a stack -> how many calls at its bottom have their first answer already: a result answers
@@ -557,11 +632,17 @@ class ElyraModel:
         late = self.early
         calls: list[int] = []
         bits = BLOCK_BITS
+        codes, objects, tool_at, tool_list = facts.codes, facts.objects, facts.tool_at, facts.tools
         for line in tools:
-            found = facts[line]
             here = pre[line]
-            if found.tool_calls:
-                for call in found.tool_calls:
+            code = codes[line]
+            if code:  # in the columns, a tool line's calls or call id are at tool_at
+                at = tool_at[line]
+                found = tool_list[at] if code & ROLE == ASSISTANT else ()
+            else:
+                found = objects[line].tool_calls
+            if found:
+                for call in found:
                     call_id = call.id
                     packed = line << bits | call.index
                     calls.append(packed)
@@ -586,7 +667,7 @@ class ElyraModel:
                         for result in above:
                             late.setdefault(result, packed)
                 continue
-            call_id = found.tool_call_id
+            call_id = tool_list[at] if code else objects[line].tool_call_id
             result_ids.add(call_id)
             results += 1
             known = open_calls.get(call_id)
@@ -633,7 +714,7 @@ class ElyraModel:
         self.unique_pairs = not repeated and len(result_ids) == results
         """Whether every tool call id and every result's toolCallId is used once: then each result has one
         candidate call, and which way they are related on the tree decides everything (see `with_entry`)."""
-        self.loose: dict[int, int | None] = {line: open_calls.get(facts[line].tool_call_id) for line in unpaired} \
+        self.loose: dict[int, int | None] = {line: open_calls.get(facts.call_id_of(line)) for line in unpaired} \
             if self.unique_pairs else {}
         """With `unique_pairs`: each result that answers no call above it -> the packed call with its id (None:
         there is none)."""
@@ -644,13 +725,20 @@ class ElyraModel:
     def _compare(self, line: int, packed: int, dropped: list[int], misnamed: list[int]) -> None:
         """Note in `dropped` and `misnamed` whether the result on `line` answers a call that pi drops, or one with
         another name than its toolName."""
-        assistant = self.line_facts[packed >> BLOCK_BITS]
-        if assistant.stop_reason in FAILED_STOPS:
-            insort(dropped, line)
-        name = self.line_facts[line].tool_name
+        facts = self.line_facts
+        codes, objects, tools, tool_at = facts.codes, facts.objects, facts.tools, facts.tool_at
+        call_line = packed >> BLOCK_BITS
+        if codes[call_line]:  # a plain assistant message in the columns: its stop reason is never a failed one
+            calls = tools[tool_at[call_line]]
+        else:
+            assistant = objects[call_line]
+            if assistant.stop_reason in FAILED_STOPS:
+                insort(dropped, line)
+            calls = assistant.tool_calls
+        name = tools[tool_at[line] + 1] if codes[line] else objects[line].tool_name
         if name is not None:
             block = packed & BLOCK_MASK
-            for call in assistant.tool_calls:  # not `call()`: this runs for every pair of a 100,000-line file
+            for call in calls:  # not `call()`: this runs for every pair of a large file
                 if call.index == block:
                     if call.name is not None and call.name != name:
                         insort(misnamed, line)
@@ -719,15 +807,15 @@ class ElyraModel:
     def _repaired_result(self, line: int, call_id: str) -> dict[int, int | None] | None:
         """For a result whose toolCallId is now `call_id`: {line: the packed call with that id, or None}; None when
         another result already answers that id (then pairs are no longer one to one)."""
-        facts = self.line_facts
+        tool_calls_of, call_id_of = self.line_facts.tool_calls_of, self.line_facts.call_id_of
         found = None
         for other in self.tool_lines:
-            entry = facts[other]
-            if entry.tool_calls:
-                for call in entry.tool_calls:
+            calls = tool_calls_of(other)
+            if calls:
+                for call in calls:
                     if call.id == call_id:
                         found = pack_call(other, call.index)
-            elif other != line and entry.tool_call_id == call_id:
+            elif other != line and call_id_of(other) == call_id:
                 return None
         return {line: found}
 
@@ -888,8 +976,7 @@ class ElyraModel:
     def call(self, packed: int) -> ToolCallFact:
         """The tool call a packed call stands for."""
         line, block = unpack_call(packed)
-        calls: tuple[ToolCallFact, ...] = self.line_facts[line].tool_calls
-        return next(call for call in calls if call.index == block)
+        return next(call for call in self.line_facts.tool_calls_of(line) if call.index == block)
 
     def result_call(self, line: int) -> int | None:
         """The packed call the toolResult on `line` answers."""
@@ -904,7 +991,7 @@ class ElyraModel:
         return self.line_facts[line] if 0 <= line < self._size else None
 
     def is_entry(self, line: int) -> bool:
-        return 0 <= line < self._size and type(self.line_facts[line]) is EntryFacts
+        return 0 <= line < self._size and self.line_facts.is_entry(line)
 
     def parent(self, line: int) -> int | None:
         if not 0 <= line < self._size:

@@ -1,0 +1,144 @@
+"""`check` keeps the facts of the plain messages pi writes as integer columns (`elyra.fact_columns.FactColumns`) and
+looks ids up in them (`elyra.id_index.IdIndex`); the server keeps facts objects. Both must be the same file to every
+reader: the same facts line by line, the same link model field by field, the same diagnostics. Compared here on
+generated sessions that mix plain messages with every kind of line the columns cannot hold."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from array import array
+from typing import Any
+
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from session_lsp.analysis import Document, Options
+from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.elyra.fact_columns import FactColumns, stamp_key, stamp_text
+from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.files import FileLines
+
+USAGE = {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3,
+         "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}
+PLAIN = ("user", "assistant", "result")
+"""The kinds of line the generator writes as pi writes them (so do some of the others)."""
+MODEL_FIELDS = ("entry_lines", "headers", "parent_of", "roots", "null_roots", "dangling", "self_parents",
+                "parent_below", "older_than_parent", "duplicates", "cycles", "order", "pre", "end_at", "depth_at",
+                "branch_points", "first_child", "next_sibling", "tool_lines", "special_lines", "leaf", "resumed",
+                "labels", "session_name", "result_calls", "first_results", "more_results", "repeated_calls",
+                "repeated_results", "dropped", "misnamed", "early", "orphans", "unanswered", "unique_pairs", "loose",
+                "pair_depth")
+
+
+@st.composite
+def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
+    """A v3 session: mostly plain messages each below the one before (a user's, an assistant's with tool calls, a
+    result answering one), and among them parents to any entry, null or dangling, repeated ids, an id or a
+    parent pi would not write, timestamps out of order or not in pi's form, special entries, broken lines and junk.
+    With the number of plain messages written: the columns hold those whose id, parent and timestamp pi could have
+    written, whose stop reason is not a failure."""
+    lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
+    ids: list[str] = []
+    calls: list[str] = []
+    plain = 0
+    for number in range(draw(st.integers(1, 40))):
+        kind = draw(st.sampled_from([*PLAIN * 4, "any", "null", "dangling", "repeat", "odd-id", "odd-parent",
+                                     "odd-time", "label", "compaction", "failed", "broken", "junk", "null-line"]))
+        if kind in ("broken", "junk", "null-line"):
+            lines.append({"broken": '{"type":', "junk": "[]", "null-line": "null"}[kind])
+            continue
+        entry_id = f"{number:08x}"
+        parent: str | None = ids[-1] if ids else None
+        if kind == "any" and ids:
+            parent = draw(st.sampled_from(ids))
+        elif kind == "null":
+            parent = None
+        elif kind == "dangling":
+            parent = "dddddddd"
+        elif kind == "repeat" and ids:
+            entry_id = draw(st.sampled_from(ids))
+        elif kind == "odd-id":
+            entry_id = f"E{number:07X}"
+        elif kind == "odd-parent" and ids:
+            parent = f"p-{parent}"
+        second = draw(st.integers(0, 3))
+        stamp = f"2026-03-01T09:15:0{second}.00{second}Z" if kind != "odd-time" else "2026-03-01 09:15:00"
+        entry: dict[str, Any] = {"id": entry_id, "parentId": parent, "timestamp": stamp}
+        if kind == "label":
+            entry |= {"type": "label", "targetId": draw(st.sampled_from(ids)) if ids else "x", "label": "l"}
+        elif kind == "compaction":
+            entry |= {"type": "compaction", "summary": "s", "firstKeptEntryId": draw(st.sampled_from(ids or ["x"])),
+                      "tokensBefore": 1}
+        elif kind in ("assistant", "failed") or (kind not in PLAIN and draw(st.booleans())):
+            made = [f"call-{number}-{index}" for index in range(draw(st.integers(0, 2)))]
+            calls.extend(made)
+            content = [{"type": "toolCall", "id": call, "name": draw(st.sampled_from(["read", "bash"])),
+                        "arguments": {}} for call in made]
+            message = {"role": "assistant", "content": [{"type": "text", "text": "t"}, *content], "api": "a",
+                       "provider": "p", "model": "m", "usage": USAGE, "timestamp": 1,
+                       "stopReason": "error" if kind == "failed" else "toolUse" if made else "stop"}
+            if kind == "failed":
+                message["errorMessage"] = "e"
+            entry |= {"type": "message", "message": message}
+        elif kind == "result" or (kind not in PLAIN and draw(st.booleans())):
+            call = draw(st.sampled_from(calls)) if calls and draw(st.integers(0, 4)) else "call-none"
+            entry |= {"type": "message", "message": {"role": "toolResult", "toolCallId": call,
+                                                     "toolName": draw(st.sampled_from(["read", "bash"])),
+                                                     "content": [{"type": "text", "text": "r"}], "isError": False,
+                                                     "timestamp": 1}}
+        else:
+            entry |= {"type": "message", "message": {"role": "user", "content": "hi", "timestamp": 1}}
+        ids.append(entry_id)
+        plain += entry["type"] == "message" and kind not in ("failed", "odd-time") and all(
+            re.fullmatch("[0-9a-f]{8}", value) for value in (entry_id, parent or "00000000"))
+        lines.append(json.dumps({"type": entry.pop("type"), **entry}, separators=(",", ":")))
+    return "\n".join(lines) + "\n", plain
+
+
+def _fields(model: ElyraModel) -> dict[str, Any]:
+    found = {name: getattr(model, name) for name in MODEL_FIELDS}
+    found = {name: list(value) if isinstance(value, array) else value for name, value in found.items()}
+    found["result_calls"], found["first_results"] = dict(model.result_calls), dict(model.first_results)
+    found["by_id"] = {entry_id: model.by_id[entry_id] for entry_id in model.by_id}
+    found["facts"] = list(model.line_facts)
+    return found
+
+
+@settings(max_examples=400, deadline=None)
+@given(mixed_sessions())
+def test_check_s_columns_are_the_server_s_facts_objects(case: tuple[str, int]) -> None:
+    text, plain = case
+    data = text.encode()
+    whole = analyze_bytes(data, Options(titles=False))
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "session.jsonl")
+        with open(path, "wb") as file:
+            file.write(data)
+        with FileLines(path) as lines:
+            streamed = Document.streamed(lines, Options(titles=False))
+            columns = streamed.results.facts
+            assert isinstance(columns, FactColumns)
+            assert len(columns) - columns.codes.count(0) == plain  # every plain line is in the columns
+            assert list(streamed.results) == list(whole.results)
+            new, old = streamed.linked.model, whole.linked.model
+            assert isinstance(new, ElyraModel) and isinstance(old, ElyraModel)
+            assert type(old.line_facts.objects) is list and not old.line_facts.codes.count(1)
+            assert _fields(new) == _fields(old)
+            for entry_id in ("dddddddd", "00000000", "E0000001", "zzzzzzzz"):
+                assert new.by_id.get(entry_id) == old.by_id.get(entry_id)
+            assert msgspec.json.encode(streamed.diagnostics()) == msgspec.json.encode(whole.diagnostics())
+
+
+@given(st.integers(0, 9999), st.integers(1, 12), st.integers(1, 28), st.integers(0, 23), st.integers(0, 59),
+       st.integers(0, 59), st.integers(0, 999))
+def test_a_timestamp_s_integer_gives_it_back_and_orders_as_it(year: int, month: int, day: int, hour: int, minute: int,
+                                                           second: int, milli: int) -> None:
+    stamp = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{milli:03d}Z"
+    assert stamp_text(stamp_key(stamp)) == stamp
+    later = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{milli:03d}Z".replace(
+        f".{milli:03d}Z", f".{min(milli + 1, 999):03d}Z")
+    assert (stamp_key(stamp) < stamp_key(later)) == (stamp < later)
