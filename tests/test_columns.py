@@ -1,4 +1,5 @@
-"""A run of an integer column shifted at C speed equals the same run shifted value by value."""
+"""A run of an integer column shifted at C speed equals the same run shifted value by value; a `ColumnMap` is the
+dictionary it stands for."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from array import array
 from hypothesis import given
 from hypothesis import strategies as st
 
-from session_lsp.analysis.columns import counting, cut_and_insert, shift
+from session_lsp.analysis.columns import ColumnMap, counting, cut_and_insert, shift
 
 LIMIT = 2**31 - 1
 
@@ -56,3 +57,40 @@ def test_cut_and_insert_moves_a_run(values: list[int], data: st.DataObject) -> N
 @given(st.integers(0, LIMIT - 5000), st.integers(0, 5000))
 def test_counting_equals_a_range(start: int, count: int) -> None:
     assert counting(start, count) == array("i", range(start, start + count))
+
+
+LINES = 6
+OPERATIONS = st.lists(st.tuples(st.sampled_from(["set", "delete"]), st.integers(0, LINES + 1), st.integers(0, 3),
+                                st.sampled_from([0, 1, 7, 2**31, 2**32 - 2, 2**32 - 1, 2**40, 2**52])), max_size=60)
+
+
+@given(st.sampled_from([0, 20]), OPERATIONS, st.booleans())
+def test_a_column_map_is_the_dictionary_it_stands_for(shift_by: int, operations: list[tuple[str, int, int, int]],
+                                                      built: bool) -> None:
+    """Keys `line << shift | part` on and past the lines it has slots for, parts that share a line's slot, values
+    too large for a slot with a part; set and deleted in any order, or built from a dictionary at once (`of`)."""
+    table: dict[int, int] = {}
+    for action, line, part, value in operations:
+        key = line << shift_by | (part if shift_by else 0)
+        if action == "set":
+            table[key] = value
+        else:
+            table.pop(key, None)
+    mapped = ColumnMap.of(table, LINES, shift_by) if built else ColumnMap(LINES, shift_by)
+    if not built:
+        for action, line, part, value in operations:
+            key = line << shift_by | (part if shift_by else 0)
+            if action == "set":
+                mapped[key] = value
+            elif key in mapped:
+                del mapped[key]
+    assert dict(mapped.items()) == table and len(mapped) == len(table)
+    for line in range(LINES + 2):
+        for part in range(4):
+            key = line << shift_by | part
+            assert mapped.get(key) == table.get(key) and (key in mapped) == (key in table)
+
+
+def test_a_column_map_over_a_filled_column_reads_it() -> None:
+    mapped = ColumnMap.over(array("Q", [0, 5, 0, 2**52 + 1]))
+    assert dict(mapped.items()) == {1: 4, 3: 2**52} and len(mapped) == 2

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Iterator, Mapping, MutableMapping
+from itertools import compress, count
 from typing import TypeVar
 
 _ORDER = sys.byteorder
@@ -44,3 +46,111 @@ def counting(start: int, count: int) -> array[int]:
         shift(more, 0, len(more), len(column))
         column.extend(more)
     return column
+
+
+class ColumnMap(MutableMapping[int, int]):
+    """A mapping of non-negative integers to non-negative integers whose keys are mostly `line << shift | part`
+    with one key a line (a line number, or a line's packed tool call): the first key of a line is one 64-bit slot,
+    8 bytes where a dictionary spends about 100 with its two int objects, and any other key is in a dictionary. A
+    slot holds the value + 1 (0: none) and, when `shift` is not 0, the key's part above it (a value then below
+    2**32, else the dictionary holds it)."""
+
+    __slots__ = ("_column", "_mask", "_others", "_shift", "_size")
+
+    def __init__(self, lines: int, shift: int = 0) -> None:
+        self._column = array("Q", bytes(8 * lines))
+        self._others: dict[int, int] = {}
+        self._shift = shift
+        self._mask = (1 << shift) - 1
+        self._size = 0
+
+    @classmethod
+    def over(cls, column: array[int]) -> ColumnMap:
+        """The mapping (shift 0) whose slots are `column`, filled already: a line's value + 1, 0 for none."""
+        new = cls(0)
+        new._column, new._size = column, len(column) - column.count(0)
+        return new
+
+    @classmethod
+    def of(cls, table: Mapping[int, int], lines: int, shift: int) -> ColumnMap:
+        """`table` as a ColumnMap, its slots set in one loop (a method call a key would cost more than the loop
+        that built `table`)."""
+        new = cls(lines, shift)
+        column, others, mask = new._column, new._others, new._mask
+        for key, value in table.items():
+            line = key >> shift
+            if 0 <= line < lines and not column[line] and (not shift or value < _LOW):
+                column[line] = (key & mask) << _PART | (value + 1) if shift else value + 1
+            else:
+                others[key] = value
+        new._size = len(table)
+        return new
+
+    def _slot(self, key: object) -> int:
+        """The line whose slot `key` may have, or -1 when only the dictionary can hold it."""
+        if type(key) is int and 0 <= key >> self._shift < len(self._column):
+            return key >> self._shift
+        return -1
+
+    def get(self, key: int, default: int | None = None) -> int | None:  # type: ignore[override]
+        line = self._slot(key)
+        if line >= 0:
+            found = self._column[line]
+            if not self._shift:
+                if found:
+                    return found - 1
+            elif found and found >> _PART == key & self._mask:
+                return (found & _LOW) - 1
+        return self._others.get(key, default)
+
+    def __getitem__(self, key: int) -> int:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None  # type: ignore[arg-type]
+
+    def __setitem__(self, key: int, value: int) -> None:
+        line = self._slot(key)
+        if line >= 0:
+            found, shift = self._column[line], self._shift
+            part = key & self._mask
+            holds = bool(found) and (not shift or found >> _PART == part)
+            if (not found or holds) and (not shift or value < _LOW):
+                if not found and self._others.pop(key, None) is None:
+                    self._size += 1
+                self._column[line] = part << _PART | (value + 1) if shift else value + 1
+                return
+            if holds:  # a value too large for the slot: the key moves to the dictionary
+                self._column[line] = 0
+                self._size -= 1
+        if key not in self._others:
+            self._size += 1
+        self._others[key] = value
+
+    def __delitem__(self, key: int) -> None:
+        line = self._slot(key)
+        if line >= 0:
+            found = self._column[line]
+            if found and (not self._shift or found >> _PART == key & self._mask):
+                self._column[line] = 0
+                self._size -= 1
+                return
+        del self._others[key]
+        self._size -= 1
+
+    def __iter__(self) -> Iterator[int]:
+        shift, column = self._shift, self._column
+        for line in compress(count(), column):
+            yield line << shift | (column[line] >> _PART if shift else 0)
+        yield from self._others
+
+    def __len__(self) -> int:
+        return self._size
+
+
+_PART = 32
+_LOW = (1 << _PART) - 1
+"""A slot of a `ColumnMap` with a shift: the key's part above bit 32, the value + 1 below it."""

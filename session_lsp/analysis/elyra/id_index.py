@@ -71,7 +71,10 @@ class IdIndex(Mapping[str, int]):
         line = self._found.get(key)
         if line is None and self._sorted is None and self._passes < _PASSES:
             self._passes += 1
-            self.resolve((key,))
+            if key in self._ids:  # `in` is a third of a pass's cost, and a fresh id is never there
+                self.resolve((key,))
+            else:
+                self._found[key] = _NONE
             line = self._found.get(key)
         if line is not None:
             return line if line != _NONE else None

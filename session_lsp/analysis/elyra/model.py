@@ -27,7 +27,7 @@ from typing import Any, overload
 
 import msgspec
 
-from ..columns import counting, cut_and_insert, shift
+from ..columns import ColumnMap, counting, cut_and_insert, shift
 from ..jsonscan import Path
 from ..layered import Layered
 from ..lines import LineKind
@@ -594,11 +594,9 @@ class ElyraModel:
         the lines of its subtree (up to the call line's `end_at`); each map holds, per id, a stack of candidates in
         that order, so the innermost open one is on top once the closed ones above it are popped."""
         facts, depths, pre, ends = self.line_facts, self.depth_at, self.pre, self.end_at
-        self.result_calls: MutableMapping[int, int] = {}
-        """toolResult line -> the packed call it answers: the nearest open one above it, else (see `early`) the
-        first one below it."""
-        self.first_results: MutableMapping[int, int] = {}
-        """packed call -> the first result (in depth-first order) that answers it."""
+        result_column = array("Q", bytes(8 * self._size))
+        """Per line: the packed call + 1 its result answers (0: none), `result_calls` once built."""
+        first_answer: dict[int, int] = {}
         self.more_results: dict[int, list[int]] = {}
         """packed call -> the further results answering it (other branches, or duplicates)."""
         self.repeated_calls: list[tuple[int, int]] = []
@@ -626,7 +624,7 @@ class ElyraModel:
         one id quadratic."""
         answers: dict[int, list[int]] = {}
         """packed call -> results on paths through it, once it has more than one."""
-        result_calls, first_answer, more_results = self.result_calls, self.first_results, self.more_results
+        more_results = self.more_results
         waiting: dict[str, list[int]] = {}
         unpaired: list[int] = []
         late = self.early
@@ -688,7 +686,7 @@ class ElyraModel:
             apart = depths[here] - depths[pre[packed >> bits]]
             if apart > pair_depth:
                 pair_depth = apart
-            result_calls[line] = packed
+            result_column[line] = packed + 1
             self._compare(line, packed, self.dropped, self.misnamed)
             given = first_answer.get(packed)
             if given is None:
@@ -702,7 +700,7 @@ class ElyraModel:
                 self.repeated_results.append((line, stack[-1]))
             stack.append(line)
         for line, packed in late.items():
-            result_calls[line] = packed
+            result_column[line] = packed + 1
             if packed in first_answer:
                 more_results.setdefault(packed, []).append(line)
             else:
@@ -711,6 +709,11 @@ class ElyraModel:
         """Results whose id no call on their path has, above or below them."""
         self.unanswered: list[int] = [packed for packed in calls if packed not in first_answer]
         """The packed calls no result answers."""
+        self.result_calls: MutableMapping[int, int] = ColumnMap.over(result_column)
+        """toolResult line -> the packed call it answers: the nearest open one above it, else (see `early`) the
+        first one below it."""
+        self.first_results: MutableMapping[int, int] = ColumnMap.of(first_answer, self._size, BLOCK_BITS)
+        """packed call -> the first result (in depth-first order) that answers it."""
         self.unique_pairs = not repeated and len(result_ids) == results
         """Whether every tool call id and every result's toolCallId is used once: then each result has one
         candidate call, and which way they are related on the tree decides everything (see `with_entry`)."""
