@@ -18,6 +18,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
+from ..columns import U64
 from .facts import EntryFacts, ToolCallFact
 
 OBJECT = 0
@@ -75,7 +76,7 @@ class FactColumns(Sequence[Any]):
         self.ids = array("I")
         self.parents = array("I")
         """Per line: its id and its parent's id (0 for a null parent), each 8 hex characters as an integer."""
-        self.stamps = array("Q")
+        self.stamps = array(U64)
         self.tool_at = array("I")
         """Per line: where its calls (a tuple of `ToolCallFact`), or its call id and tool name, are in `tools`;
         0 for a line with neither."""

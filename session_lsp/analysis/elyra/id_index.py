@@ -14,6 +14,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import compress, count
 
+from ..columns import U64
 from .fact_columns import FactColumns, hex_key
 
 _LINE_BITS = 32
@@ -82,7 +83,7 @@ class IdIndex(Mapping[str, int]):
             return None
         keyed = self._sorted
         if keyed is None:
-            keyed = self._sorted = array("Q", sorted(key << _LINE_BITS | line for key, line in
+            keyed = self._sorted = array(U64, sorted(key << _LINE_BITS | line for key, line in
                                                      zip(self._keys(), compress(count(), self._codes), strict=True)))
         at = bisect_left(keyed, (key + 1) << _LINE_BITS) - 1
         if at >= 0 and keyed[at] >> _LINE_BITS == key:

@@ -27,7 +27,7 @@ from typing import Any, overload
 
 import msgspec
 
-from ..columns import ColumnMap, counting, cut_and_insert, shift
+from ..columns import U64, ColumnMap, counting, cut_and_insert, line_column, shift
 from ..jsonscan import Path
 from ..layered import Layered
 from ..lines import LineKind
@@ -282,8 +282,8 @@ class ElyraModel:
             elif found.tool_calls or found.tool_call_id is not None:
                 object_tools.append(number)
             previous, previous_id, previous_key, previous_stamp = number, entry_id, NONE, stamp
-        entries = array("i", compress(count(), codes))
-        tool_lines = array("i", compress(count(), tool_at))
+        entries = line_column(compress(count(), codes))
+        tool_lines = line_column(compress(count(), tool_at))
         if plain:
             # the plain lines not linked to the line above: a root, or a parent found through the index
             rooted = list(compress(count(), map(operator.and_, codes, itertools.repeat(NULL_PARENT))))
@@ -300,9 +300,9 @@ class ElyraModel:
             null_roots.sort()
             unresolved.sort()
         if object_entries:
-            entries = array("i", sorted([*entries, *object_entries]) if entries else object_entries)
+            entries = line_column(sorted([*entries, *object_entries]) if entries else object_entries)
         if object_tools:
-            tool_lines = array("i", sorted([*tool_lines, *object_tools]) if tool_lines else object_tools)
+            tool_lines = line_column(sorted([*tool_lines, *object_tools]) if tool_lines else object_tools)
         by_id = self.by_id = IdIndex(facts, named)
         # what the link pass looks up, found in one pass: the parents not above, the ids of the lines kept as
         # objects (the same id in the columns repeats it) and what the special entries name
@@ -594,7 +594,7 @@ class ElyraModel:
         the lines of its subtree (up to the call line's `end_at`); each map holds, per id, a stack of candidates in
         that order, so the innermost open one is on top once the closed ones above it are popped."""
         facts, depths, pre, ends = self.line_facts, self.depth_at, self.pre, self.end_at
-        result_column = array("Q", bytes(8 * self._size))
+        result_column = array(U64, bytes(8 * self._size))
         """Per line: the packed call + 1 its result answers (0: none), `result_calls` once built."""
         first_answer: dict[int, int] = {}
         self.more_results: dict[int, list[int]] = {}
