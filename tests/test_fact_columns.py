@@ -40,14 +40,15 @@ def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
     result answering one), and among them parents to any entry, null or dangling, repeated ids, an id or a
     parent pi would not write, timestamps out of order or not in pi's form, special entries, broken lines and junk.
     With the number of plain messages written: the columns hold those whose id, parent and timestamp pi could have
-    written, whose stop reason is not a failure."""
+    written (an ASCII timestamp: the columns give back ASCII digits), whose stop reason is not a failure."""
     lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
     ids: list[str] = []
     calls: list[str] = []
     plain = 0
     for number in range(draw(st.integers(1, 40))):
         kind = draw(st.sampled_from([*PLAIN * 4, "any", "null", "dangling", "repeat", "odd-id", "odd-parent",
-                                     "odd-time", "label", "compaction", "failed", "broken", "junk", "null-line"]))
+                                     "odd-time", "wide-digit", "label", "compaction", "failed", "broken", "junk",
+                                     "null-line"]))
         if kind in ("broken", "junk", "null-line"):
             lines.append({"broken": '{"type":', "junk": "[]", "null-line": "null"}[kind])
             continue
@@ -66,7 +67,8 @@ def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
         elif kind == "odd-parent" and ids:
             parent = f"p-{parent}"
         second = draw(st.integers(0, 3))
-        stamp = f"2026-03-01T09:15:0{second}.00{second}Z" if kind != "odd-time" else "2026-03-01 09:15:00"
+        stamp = {"odd-time": "2026-03-01 09:15:00", "wide-digit": f"2026-03-01T09:15:0{second}.00\u0663Z"}.get(
+            kind, f"2026-03-01T09:15:0{second}.00{second}Z")  # an Arabic-Indic 3 is a digit to pi's pattern too
         entry: dict[str, Any] = {"id": entry_id, "parentId": parent, "timestamp": stamp}
         if kind == "label":
             entry |= {"type": "label", "targetId": draw(st.sampled_from(ids)) if ids else "x", "label": "l"}
@@ -93,7 +95,7 @@ def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
         else:
             entry |= {"type": "message", "message": {"role": "user", "content": "hi", "timestamp": 1}}
         ids.append(entry_id)
-        plain += entry["type"] == "message" and kind not in ("failed", "odd-time") and all(
+        plain += entry["type"] == "message" and kind not in ("failed", "odd-time", "wide-digit") and all(
             re.fullmatch("[0-9a-f]{8}", value) for value in (entry_id, parent or "00000000"))
         lines.append(json.dumps({"type": entry.pop("type"), **entry}, separators=(",", ":")))
     return "\n".join(lines) + "\n", plain

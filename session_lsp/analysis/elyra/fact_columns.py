@@ -40,8 +40,19 @@ _DIGITS = 17
 
 
 def stamp_key(stamp: str) -> int:
-    """A timestamp in pi's form as an integer that orders as the text does (same width, same order of fields)."""
-    return int(stamp[:23].replace("-", "").replace("T", "").replace(":", "").replace(".", ""))
+    """An ASCII timestamp in pi's form as an integer that orders as the text does (same width, same order of
+    fields): its digits, the separators deleted from its bytes (about 0.2 µs; a line pi wrote has a timestamp of
+    its own, so this runs on every line)."""
+    return int(stamp.encode().translate(None, b"-T:.Z"))
+
+
+def earlier(stamp: int | str, other: int | str) -> bool:
+    """Whether timestamp `stamp` is before `other`, each the text or the integer of the columns (`stamp_key`);
+    text where they differ, as pi compares them (the columns hold only ASCII forms, which the integer gives back)."""
+    if type(stamp) is type(other):
+        return stamp < other  # type: ignore[operator]
+    return (stamp if isinstance(stamp, str) else stamp_text(stamp)) < (
+        other if isinstance(other, str) else stamp_text(other))
 
 
 def stamp_text(key: int) -> str:
@@ -154,14 +165,14 @@ class FactColumns(Sequence[Any]):
 
     # -- what the link model reads of a line, without an object made for it --------------------------------------
 
-    def stamp_of(self, line: int) -> int | None:
-        """The timestamp as `stamp_key` gives it: None when the line has none in pi's form."""
-        code = self.codes[line]
-        if code != OBJECT:
+    def stamp_of(self, line: int) -> int | str | None:
+        """The timestamp in pi's form, as its integer (`stamp_key`) in the columns, else as text (see `earlier`);
+        None when the line has none."""
+        if self.codes[line] != OBJECT:
             return self.stamps[line]
         found = self.objects[line]
-        stamp = found.timestamp if isinstance(found, EntryFacts) else None
-        return None if stamp is None else stamp_key(stamp)
+        stamp: str | None = found.timestamp if isinstance(found, EntryFacts) else None
+        return stamp
 
     def tool_calls_of(self, line: int) -> tuple[ToolCallFact, ...]:
         code = self.codes[line]

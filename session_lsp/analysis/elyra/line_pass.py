@@ -257,9 +257,12 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
             parent_key = int(parent, 16)
         else:
             parent_key = -1
-        if parent_key >= 0:
-            if timestamp is not state.keyed_time:
+        if timestamp is not state.keyed_time:
+            if timestamp.isascii():  # `\d` matches any digit, and the columns give back ASCII ones
                 state.keyed_time, state.time_key = timestamp, stamp_key(timestamp)
+            else:
+                parent_key = -1
+        if parent_key >= 0:
             key = int(entry_id, 16)
             state.keyed_id, state.id_key = entry_id, key
             add_code, add_id, add_parent, add_stamp, add_tool_at, tools = state.writer

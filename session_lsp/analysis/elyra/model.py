@@ -33,7 +33,7 @@ from ..layered import Layered
 from ..lines import LineKind
 from ..result_store import facts_of
 from ..results import LineResult, Reference
-from .fact_columns import ASSISTANT, NULL_PARENT, OBJECT, ROLE, FactColumns, hex_key, stamp_key
+from .fact_columns import ASSISTANT, NULL_PARENT, OBJECT, ROLE, FactColumns, earlier, hex_key
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
 from .id_index import IdIndex
 
@@ -269,8 +269,7 @@ class ElyraModel:
                         if stamp is not None:
                             above: str | int | None = previous_stamp if target == previous \
                                 else facts.stamp_of(target)
-                            if above is not None and (stamp < above if isinstance(above, str)
-                                                      else stamp_key(stamp) < above):
+                            if above is not None and earlier(stamp, above):
                                 older.append(number)
                 elif found.has_parent:
                     null_roots.append(number)
@@ -321,7 +320,7 @@ class ElyraModel:
                 parent[line] = previous
                 previous = line
                 stamp = facts.stamp_of(line)
-                if stamp is not None and stamp_above is not None and stamp < stamp_above:
+                if stamp is not None and stamp_above is not None and earlier(stamp, stamp_above):
                     older.append(line)
                 stamp_above = stamp
         elif self.duplicates:
@@ -406,7 +405,7 @@ class ElyraModel:
                 stamp = stamp_of(line)
                 if stamp is not None:
                     above = stamp_of(target)
-                    if above is not None and stamp < above:
+                    if above is not None and earlier(stamp, above):
                         older.append(line)
 
     def _siblings(self, parent: array[int]) -> tuple[array[int], array[int], list[int], bytearray]:
