@@ -52,8 +52,9 @@ def by_field(results: Sequence[Any]) -> Counter[str]:
             for item in value:
                 walk(item, where + "[]")
 
-    store = results.facts if isinstance(results, PlainResults) else None
-    if isinstance(store, FactColumns):  # a kind byte a line, the facts in columns, the few other results whole
+    if isinstance(results, PlainResults) and isinstance(results.facts, FactColumns):
+        # a kind byte a line, the facts in columns, the few other results whole
+        store = results.facts
         sizes["PlainResults (kind byte)"] = sys.getsizeof(results._kinds)
         for name in ("codes", "ids", "parents", "stamps", "tool_at"):
             sizes[f"columns: {name}"] = sys.getsizeof(getattr(store, name))

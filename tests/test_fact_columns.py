@@ -20,6 +20,7 @@ from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.fact_columns import FactColumns, stamp_key, stamp_text
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.result_store import PlainResults
 from session_lsp.files import FileLines
 
 USAGE = {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3,
@@ -87,7 +88,8 @@ def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
                 message["errorMessage"] = "e"
             entry |= {"type": "message", "message": message}
         elif kind == "result" or (kind not in PLAIN and draw(st.booleans())):
-            call = draw(st.sampled_from(calls)) if calls and draw(st.integers(0, 4)) else "call-none"
+            answers = draw(st.integers(0, 4)) > 0  # else a result of no call
+            call = draw(st.sampled_from(calls)) if calls and answers else "call-none"
             entry |= {"type": "message", "message": {"role": "toolResult", "toolCallId": call,
                                                      "toolName": draw(st.sampled_from(["read", "bash"])),
                                                      "content": [{"type": "text", "text": "r"}], "isError": False,
@@ -122,6 +124,7 @@ def test_check_s_columns_are_the_server_s_facts_objects(case: tuple[str, int]) -
             file.write(data)
         with FileLines(path) as lines:
             streamed = Document.streamed(lines, Options(titles=False))
+            assert isinstance(streamed.results, PlainResults)
             columns = streamed.results.facts
             assert isinstance(columns, FactColumns)
             assert len(columns) - columns.codes.count(0) == plain  # every plain line is in the columns
