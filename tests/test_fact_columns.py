@@ -10,6 +10,7 @@ import os
 import re
 import tempfile
 from array import array
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -20,7 +21,7 @@ from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.fact_columns import FactColumns, stamp_key, stamp_text
 from session_lsp.analysis.elyra.model import ElyraModel
-from session_lsp.analysis.result_store import PlainResults
+from session_lsp.analysis.result_store import PlainResults, facts_of
 from session_lsp.files import FileLines
 
 USAGE = {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3,
@@ -129,6 +130,8 @@ def test_check_s_columns_are_the_server_s_facts_objects(case: tuple[str, int]) -
             assert isinstance(columns, FactColumns)
             assert len(columns) - columns.codes.count(0) == plain  # every plain line is in the columns
             assert list(streamed.results) == list(whole.results)
+            facts = list(facts_of(whole.results))
+            assert [columns[-index] for index in range(1, len(facts) + 1)] == facts[::-1]
             new, old = streamed.linked.model, whole.linked.model
             assert isinstance(new, ElyraModel) and isinstance(old, ElyraModel)
             assert type(old.line_facts.objects) is list and not old.line_facts.codes.count(1)
@@ -147,3 +150,22 @@ def test_a_timestamp_s_integer_gives_it_back_and_orders_as_it(year: int, month: 
     later = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}.{milli:03d}Z".replace(
         f".{milli:03d}Z", f".{min(milli + 1, 999):03d}Z")
     assert (stamp_key(stamp) < stamp_key(later)) == (stamp < later)
+
+
+def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_path: Path) -> None:
+    """A line of the columns replaced in place (as a line found too long later is) leaves their tool lines too."""
+    message = {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}],
+               "api": "a", "provider": "p", "model": "m", "usage": USAGE, "stopReason": "toolUse", "timestamp": 1}
+    lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"},
+             {"type": "message", "id": "00000001", "parentId": None, "timestamp": "2026-03-01T09:15:00.000Z",
+              "message": message}]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with FileLines(str(path)) as read:
+        store = Document.streamed(read, Options(titles=False)).results
+        assert isinstance(store, PlainResults)
+        columns = store.facts
+        assert isinstance(columns, FactColumns) and columns.codes[1] and columns.tool_at[1]
+        facts = columns[1]
+        columns[1] = facts
+        assert not columns.codes[1] and columns[1] == facts and not columns.tool_at[1]

@@ -60,11 +60,11 @@ def counting(start: int, count: int) -> array[int]:
 
 
 class ColumnMap(MutableMapping[int, int]):
-    """A mapping of non-negative integers to non-negative integers whose keys are mostly `line << shift | part`
-    with one key a line (a line number, or a line's packed tool call): the first key of a line is one 64-bit slot,
-    8 bytes where a dictionary spends about 100 with its two int objects, and any other key is in a dictionary. A
-    slot holds the value + 1 (0: none) and, when `shift` is not 0, the key's part above it (a value then below
-    2**32, else the dictionary holds it)."""
+    """A mapping of integers to integers for keys `line << shift | part`, most lines having one key (a result's
+    line, shift 0; a call packed with its block index, shift 20): a line's slot, one 64-bit value, holds its first
+    key's value + 1 (0: none) and, with a shift, that key's part above bit 32; 8 bytes where a dictionary spends
+    about 100 with its two int objects. A second key of a line, and a value a slot cannot hold (below 0, or from
+    2**32 with a shift), are in a dictionary."""
 
     __slots__ = ("_column", "_mask", "_others", "_shift", "_size")
 
@@ -90,7 +90,7 @@ class ColumnMap(MutableMapping[int, int]):
         column, others, mask = new._column, new._others, new._mask
         for key, value in table.items():
             line = key >> shift
-            if 0 <= line < lines and not column[line] and (not shift or value < _LOW):
+            if 0 <= line < lines and not column[line] and 0 <= value < (_LOW if shift else _FULL):
                 column[line] = (key & mask) << _PART | (value + 1) if shift else value + 1
             else:
                 others[key] = value
@@ -129,12 +129,12 @@ class ColumnMap(MutableMapping[int, int]):
             found, shift = self._column[line], self._shift
             part = key & self._mask
             holds = bool(found) and (not shift or found >> _PART == part)
-            if (not found or holds) and (not shift or value < _LOW):
+            if (not found or holds) and 0 <= value < (_LOW if shift else _FULL):
                 if not found and self._others.pop(key, None) is None:
                     self._size += 1
                 self._column[line] = part << _PART | (value + 1) if shift else value + 1
                 return
-            if holds:  # a value too large for the slot: the key moves to the dictionary
+            if holds:  # a value the slot cannot hold: the key moves to the dictionary
                 self._column[line] = 0
                 self._size -= 1
         if key not in self._others:
@@ -164,4 +164,5 @@ class ColumnMap(MutableMapping[int, int]):
 
 _PART = 32
 _LOW = (1 << _PART) - 1
+_FULL = (1 << 64) - 1
 """A slot of a `ColumnMap` with a shift: the key's part above bit 32, the value + 1 below it."""

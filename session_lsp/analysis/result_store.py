@@ -9,7 +9,7 @@ stored, made when asked for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from .lines import LineKind
 from .results import FactStore, LineResult
@@ -109,10 +109,12 @@ class PlainResults(Sequence[LineResult]):
         return sorted(number for number, result in self._whole.items() if result.issues)
 
 
-def facts_of(results: Sequence[LineResult]) -> Any:
+def facts_of(results: Sequence[LineResult]) -> Sequence[Any]:
     """Every line's facts, in order, without a `LineResult` made a line: of `PlainResults` their own list (not a
     copy, which the caller must not change)."""
-    return results.facts if type(results) is PlainResults else [result.facts for result in results]
+    if type(results) is PlainResults:
+        return cast("Sequence[Any]", results.facts)  # a list, or a format's store, which is a sequence too
+    return [result.facts for result in results]
 
 
 def lines_of_kind(results: Sequence[LineResult], kind: LineKind) -> list[int]:

@@ -26,7 +26,6 @@ OBJECT = 0
 USER, ASSISTANT, TOOL_RESULT = 1, 2, 3
 ROLE = 3
 """The code's bits that name the role of a plain message (0: an object line)."""
-ROLES = (None, "user", "assistant", "toolResult")
 STOPS = (None, "stop", "length", "toolUse")
 STOP_SHIFT = 2
 """An assistant's stop reason, as its index in `STOPS`, in the code's bits 2 and 3."""
@@ -120,6 +119,9 @@ class FactColumns(Sequence[Any]):
     def __setitem__(self, line: int, facts: Any) -> None:
         self.objects[line] = facts
         self.codes[line] = OBJECT
+        if line < len(self.tool_at) and self.tool_at[line]:  # the columns' list of tool lines is `tool_at`'s
+            self.tool_at = array("I", self.tool_at)  # shared with the stores copied from this one
+            self.tool_at[line] = 0
 
     def copy(self) -> FactColumns:
         new = FactColumns.__new__(FactColumns)
@@ -139,6 +141,8 @@ class FactColumns(Sequence[Any]):
     def __getitem__(self, line: int | slice) -> Any:
         if isinstance(line, slice):
             return [self[number] for number in range(*line.indices(len(self)))]
+        if line < 0:  # `objects` may be a dictionary by line
+            line += len(self.codes)
         code = self.codes[line]
         if code == OBJECT:
             return self.objects[line]
@@ -203,7 +207,7 @@ class FactColumns(Sequence[Any]):
         return None if code & NULL_PARENT else id_text(self.parents[line])
 
     def parent_key_of(self, line: int) -> int | None:
-        """The parent's id as an integer (`id_index.hex_key`), when it is one."""
+        """The parent's id as an integer (`hex_key`), when it is one."""
         code = self.codes[line]
         if code == OBJECT:
             parent_id = self.objects[line].parent_id

@@ -3,8 +3,9 @@
 The ids of the plain messages a `FactColumns` holds are its `ids` column, 8 hex characters as a 32-bit integer a
 line: the index reads that column where it is, so those ids cost nothing beyond it, instead of a string and a
 dictionary slot each. Any other id (of a line kept as an object) is in a dictionary, as before. The link pass looks
-up only the parents that are not the entry above: `resolve` finds them in one pass over the column at C speed; a
-lookup it did not answer sorts the column's ids once, for bisection.
+up only the parents that are not the entry above: `resolve` finds them in one pass over the column at C speed.
+A lookup it did not answer is one `in` (absent: a fresh id) or one more pass; after `_PASSES` of those, the
+column's ids are sorted once, for bisection.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ _PASSES = 8
 
 class IdIndex(Mapping[str, int]):
     """Built once over a store's columns as they are then (`ids` and `codes`: a line is in the columns where its
-    code is not 0) and `named`, the ids of the other entries (the later line kept for a repeated id); then read
-    only. A store's copy replaces `codes`, never changes it, and shares `ids`, which never changes."""
+    code is not 0) and `named`, the ids of the other entries (the later line kept for a repeated id); then only
+    looked up (which fills its caches). A store's copy replaces `codes`, never changes it, and shares `ids`, which
+    never changes."""
 
     __slots__ = ("_codes", "_found", "_ids", "_named", "_passes", "_size", "_sorted")
 
@@ -34,7 +36,7 @@ class IdIndex(Mapping[str, int]):
         self._ids, self._codes = facts.ids, facts.codes
         self._named = named
         self._found: dict[int, int] = {}
-        """id -> its last line in the columns (NONE: none), for the ids `resolve` looked for."""
+        """id -> its last line in the columns (`_NONE`: none), for the ids `resolve` looked for."""
         self._sorted: array[int] | None = None
         """id << 32 | line of every line in the columns, sorted, once lookups need it: after `_PASSES` passes for
         one id each (a pass costs a tenth of the sort)."""
@@ -91,8 +93,8 @@ class IdIndex(Mapping[str, int]):
         return None
 
     def get(self, entry_id: object, default: int | None = None) -> int | None:  # type: ignore[override]
-        named = self._named.get(entry_id) if type(entry_id) is str else None
-        if self._ids and type(entry_id) is str:
+        named = self._named.get(entry_id) if isinstance(entry_id, str) else None
+        if self._ids and isinstance(entry_id, str):
             key = hex_key(entry_id)
             if key is not None:
                 line = self._line_of(key)

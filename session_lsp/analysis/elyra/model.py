@@ -233,9 +233,11 @@ class ElyraModel:
         with_name = 0
         header_type = HeaderFacts
         add_entry, find = object_entries.append, named.get
-        size = len(codes)
         plain = ids and tree
-        linked = self._linked_above(parent) if plain else bytearray()
+        rooted = list(compress(count(), map(operator.and_, codes, itertools.repeat(NULL_PARENT)))) \
+            if plain else []
+        """The plain lines whose parentId is null."""
+        linked = self._linked_above(parent, rooted) if plain else bytearray()
         """In the columns: linked[l] = 1 when plain line l's parent is plain line l - 1, set at C speed."""
         previous, previous_id, previous_key = NONE, None, NONE
         previous_stamp: str | int | None = None
@@ -285,12 +287,10 @@ class ElyraModel:
         tool_lines = line_column(compress(count(), tool_at))
         if plain:
             # the plain lines not linked to the line above: a root, or a parent found through the index
-            rooted = list(compress(count(), map(operator.and_, codes, itertools.repeat(NULL_PARENT))))
             null_roots.extend(rooted)
-            rooted_set = set(rooted)
             line = 0
-            while (line := linked.find(0, line)) >= 0 and line < size:
-                if codes[line] and line not in rooted_set:
+            while (line := linked.find(0, line)) >= 0:
+                if codes[line] and not codes[line] & NULL_PARENT:
                     unresolved.append(line)
                 line += 1
             older.extend(compress(count(1), map(operator.and_, linked[1:],
@@ -332,20 +332,19 @@ class ElyraModel:
             older.sort()
         return headers, entries, others, tool_lines
 
-    def _linked_above(self, parent: array[int]) -> bytearray:
+    def _linked_above(self, parent: array[int], rooted: list[int]) -> bytearray:
         """linked[l] = 1 when line l and the line above are plain messages in the columns and l's parentId is that
         line's id (what pi writes between two branch points); their parents set, as runs, at C speed."""
         facts = self.line_facts
         codes, ids, parents = facts.codes, facts.ids, facts.parents
         size = len(codes)
         linked = bytearray(1) + bytearray(map(operator.eq, parents[1:], ids[:-1]))
-        linked[0] = 0
         line = -1
         while (line := codes.find(OBJECT, line + 1)) >= 0:  # an object line links nothing, is linked to nothing
             linked[line] = 0
             if line + 1 < size:
                 linked[line + 1] = 0
-        for line in compress(count(), map(operator.and_, codes, itertools.repeat(NULL_PARENT))):
+        for line in rooted:
             linked[line] = 0
         start = 0
         while (start := linked.find(1, start)) >= 0:
