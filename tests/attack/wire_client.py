@@ -69,7 +69,10 @@ class WireClient:
                         length = int(value)
                 if not line or length is None:
                     return
-                self._dispatch(json.loads(stdout.read(length)))
+                body = stdout.read(length)
+                if len(body) < length:  # the server was killed (`close`) in the middle of a message
+                    return
+                self._dispatch(json.loads(body))
         finally:
             self.eof.set()
             with self._arrived:
