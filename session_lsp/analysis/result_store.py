@@ -65,7 +65,7 @@ class PlainResults(Sequence[LineResult]):
 
     @property
     def facts(self) -> FactStore:
-        """Every line's facts, in order: the list itself (not a copy), which the caller must not change; a link
+        """Every line's facts, in order: the store itself (not a copy), which the caller must not change; a link
         model keeps it as it is instead of a second list of the same pointers."""
         return self._facts
 
@@ -110,7 +110,7 @@ class PlainResults(Sequence[LineResult]):
 
 
 def facts_of(results: Sequence[LineResult]) -> Sequence[Any]:
-    """Every line's facts, in order, without a `LineResult` made a line: of `PlainResults` their own list (not a
+    """Every line's facts, in order, without a `LineResult` made a line: of `PlainResults` their own store (not a
     copy, which the caller must not change)."""
     if type(results) is PlainResults:
         return cast("Sequence[Any]", results.facts)  # a list, or a format's store, which is a sequence too

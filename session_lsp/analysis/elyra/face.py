@@ -116,9 +116,9 @@ class ElyraFormat(plain.Quiet):
         from .fact_columns import FactColumns
         from .line_pass import LineState
         assert isinstance(state, LineState)
-        state.columns = FactColumns()
-        state.writer = state.columns.writer()
-        return state.columns
+        columns = FactColumns()
+        state.writer = columns.writer()
+        return columns
 
     def show_titles(self, state: object) -> None:
         from .line_pass import LineState

@@ -71,6 +71,11 @@ def hex_key(entry_id: str) -> int | None:
     return None
 
 
+Writer = tuple[Callable[[int], None], Callable[[int], None], Callable[[int], None], Callable[[int], None],
+               Callable[[int], None], list[Any]]
+"""`FactColumns.writer`: the appends of its columns, and its list of tool items."""
+
+
 class FactColumns(Sequence[Any]):
     """Filled once, in line order (`append`, and the file pass through `writer`); afterwards a line is only replaced
     (`__setitem__`, on a `copy`, which shares the columns). The columns hold a value for every line of a store the
@@ -108,8 +113,7 @@ class FactColumns(Sequence[Any]):
         self.stamps.append(0)
         self.tool_at.append(0)
 
-    def writer(self) -> tuple[Callable[[int], None], Callable[[int], None], Callable[[int], None],
-                              Callable[[int], None], Callable[[int], None], list[Any]]:
+    def writer(self) -> Writer:
         """What the file pass writes a plain message with, each the `append` of a column (`codes`, `ids`,
         `parents`, `stamps`, `tool_at`) and `tools` itself: a line is one append to each column, `tool_at` given
         `len(tools)` before its calls are added (one item), or its call id and tool name (two), or 0 and nothing."""

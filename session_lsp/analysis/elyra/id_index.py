@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import compress, count
 
 from ..columns import U64
-from .fact_columns import FactColumns, hex_key
+from .fact_columns import FactColumns, hex_key, id_text
 
 _LINE_BITS = 32
 _LINE_MASK = (1 << _LINE_BITS) - 1
@@ -115,7 +115,7 @@ class IdIndex(Mapping[str, int]):
         named = self._named
         yield from named
         for key in sorted(set(self._keys())):
-            entry_id = f"{key:08x}"
+            entry_id = id_text(key)
             if entry_id not in named:
                 yield entry_id
 

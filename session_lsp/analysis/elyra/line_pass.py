@@ -25,7 +25,7 @@ from ..result_store import IN_STORE
 from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
-from .fact_columns import ASSISTANT, NULL_PARENT, STOP_CODES, TOOL_RESULT, USER, FactColumns, stamp_key
+from .fact_columns import ASSISTANT, NULL_PARENT, STOP_CODES, TOOL_RESULT, USER, Writer, hex_key, stamp_key
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
 from .findings import to_issues
 from .loose import has, line_view
@@ -64,8 +64,8 @@ class LineState:
     document's `Vocabulary`; and whether lines get titles (`check` shows none, so it computes none). A document's
     analyzer owns one, so no two documents or threads share it."""
 
-    __slots__ = ("calls", "columns", "id_key", "keyed_id", "keyed_time", "last_id", "last_time", "shared",
-                 "time_key", "titles", "writer")
+    __slots__ = ("calls", "id_key", "keyed_id", "keyed_time", "last_id", "last_time", "shared", "time_key",
+                 "titles", "writer")
 
     def __init__(self, titles: bool = True) -> None:
         self.last_id = LastSeen()
@@ -75,16 +75,15 @@ class LineState:
         self.calls: dict[str, str] = {}
         self.shared = Vocabulary().shared
         self.titles = titles
-        self.columns: FactColumns | None = None
-        """Where the file pass writes the facts of plain messages (a read-only document's store, see
-        `face.fact_store`), with `writer`, its `FactColumns.writer()`; None: it makes an `EntryFacts` for each."""
-        self.writer: Any = None
+        self.writer: Writer | None = None
+        """What the file pass writes the facts of plain messages with (`FactColumns.writer` of a read-only
+        document's store, see `face.fact_store`); None: it makes an `EntryFacts` for each."""
         self.keyed_id: str | None = None
         self.id_key = 0
-        """The id of the plain message written last into `columns`, and its integer: the next line's parent."""
+        """The id of the plain message written last into the columns, and its integer: the next line's parent."""
         self.keyed_time: str | None = None
         self.time_key = 0
-        """The timestamp written last into `columns`, and its integer (`stamp_key`)."""
+        """The timestamp written last into the columns, and its integer (`stamp_key`)."""
 
 JUNK_FACTS = EntryFacts(type=None, id=None, has_id=False, parent_id=None, has_parent=False, timestamp=None)
 """pi keeps a non-object line as an id-less junk entry."""
@@ -134,7 +133,7 @@ def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
             continue
         if line.__class__ is entry_class and not state.titles:
             if text[-1:] != "\r":
-                plain = plain_message(line, info, release, state, state.columns)
+                plain = plain_message(line, info, release, state, state.writer)
                 if plain is in_store:
                     yield in_store
                 elif plain is not None:
@@ -185,13 +184,13 @@ _CRLF = ("the line ends with `\\r\\n`: pi splits the file on `\\n` and reads the
 
 
 def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: LineState,
-                   columns: FactColumns | None = None) -> EntryFacts | LineResult | None:
+                   writer: Writer | None = None) -> EntryFacts | LineResult | None:
     """The facts of a `message` entry that no rule has anything to say about, in the form pi writes most lines (a
     v2+ tree entry with an 8-hex id, pi's timestamp, a user, assistant or tool result message a release knows, no
     image, a plain stop reason); None for any other line, which the full pass (`_entry`) then reads. A guard, not a
     second set of rules: each test only says that no rule of `_entry` can fire, and the facts are the ones `_entry`
-    makes (tests/test_elyra_line.py compares both on every line of the corpus). Given `columns`, the facts are
-    written there (`FactColumns.writer`) when they fit, and the answer is `IN_STORE`."""
+    makes (tests/test_elyra_line.py compares both on every line of the corpus). Given a `writer`, the facts are
+    written into its columns when they fit, and the answer is `IN_STORE`."""
     version = info.version
     entry_id, parent, timestamp = entry.id, entry.parent_id, entry.timestamp
     if (version is not None and version < 2) or entry_id is UNSET or parent is UNSET or parent == "" \
@@ -246,26 +245,25 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
     if parent == last_id.value:
         parent = last_id.value
     last_id.value = entry_id
-    if columns is not None:
+    if writer is not None:
         # the columns hold a parent that is null or 8 lowercase hex characters (pi writes no other)
+        parent_key: int | None
         if parent is None:
             parent_key = 0
             code |= NULL_PARENT
         elif parent is state.keyed_id:
             parent_key = state.id_key
-        elif len(parent) == 8 and not parent.strip(_HEX):
-            parent_key = int(parent, 16)
         else:
-            parent_key = -1
+            parent_key = hex_key(parent)
         if timestamp is not state.keyed_time:
             if timestamp.isascii():  # `\d` matches any digit, and the columns give back ASCII ones
                 state.keyed_time, state.time_key = timestamp, stamp_key(timestamp)
             else:
-                parent_key = -1
-        if parent_key >= 0:
+                parent_key = None
+        if parent_key is not None:
             key = int(entry_id, 16)
             state.keyed_id, state.id_key = entry_id, key
-            add_code, add_id, add_parent, add_stamp, add_tool_at, tools = state.writer
+            add_code, add_id, add_parent, add_stamp, add_tool_at, tools = writer
             add_code(code)
             add_id(key)
             add_parent(parent_key)

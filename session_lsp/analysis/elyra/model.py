@@ -216,8 +216,9 @@ class ElyraModel:
     # -- construction -------------------------------------------------------------------------------------------
 
     def _scan(self, parent: array[int]) -> tuple[list[int], array[int], list[int], array[int]]:
-        """One pass over the lines: headers, entries, the id index, and (v2+) each entry's parent when it is
-        already indexed, which in a file pi wrote is every one. The others (a parent further down, dangling, self)
+        """Headers, entries, the id index, and (v2+) each entry's parent when it is the entry above (in a file pi
+        wrote, every one but a branch's first child): of the lines in the columns at C speed (`_linked_above`), of
+        the lines kept as objects in one Python step each. The others (a parent further up or down, dangling, self)
         are resolved once the index is complete; if an id repeats, every parent is linked again, because pi's index
         holds the last entry with an id."""
         facts, tree = self.line_facts, self.tree
