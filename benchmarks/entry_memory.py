@@ -56,11 +56,11 @@ def by_field(results: Sequence[Any]) -> Counter[str]:
         # a kind byte a line, the facts in columns, the few other results whole
         store = results.facts
         sizes["PlainResults (kind byte)"] = sys.getsizeof(results._kinds)
-        for name in ("codes", "ids", "parents", "stamps", "tool_at"):
+        for name in ("codes", "ids", "parents", "stamps", "tool_at", "call_starts", "call_marks", "call_ids"):
             sizes[f"columns: {name}"] = sys.getsizeof(getattr(store, name))
-        sizes["columns: tools (list)"] = sys.getsizeof(store.tools)
-        for item in store.tools:
-            walk(item, "columns: tools[]")
+        sizes["columns: names (list)"] = sys.getsizeof(store.names)
+        for item in store.names:
+            walk(item, "columns: names[]")
         sizes["facts kept whole (dict)"] = sys.getsizeof(store.objects)
         for facts in store.objects.values():
             walk(facts, "facts kept whole")

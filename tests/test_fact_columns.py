@@ -50,7 +50,7 @@ def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
     for number in range(draw(st.integers(1, 40))):
         kind = draw(st.sampled_from([*PLAIN * 4, "any", "null", "dangling", "repeat", "odd-id", "odd-parent",
                                      "odd-time", "wide-digit", "label", "compaction", "failed", "broken", "junk",
-                                     "null-line"]))
+                                     "null-line", "many-calls", "odd-call"]))
         if kind in ("broken", "junk", "null-line"):
             lines.append({"broken": '{"type":', "junk": "[]", "null-line": "null"}[kind])
             continue
@@ -77,8 +77,12 @@ def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
         elif kind == "compaction":
             entry |= {"type": "compaction", "summary": "s", "firstKeptEntryId": draw(st.sampled_from(ids or ["x"])),
                       "tokensBefore": 1}
-        elif kind in ("assistant", "failed") or (kind not in PLAIN and draw(st.booleans())):
-            made = [f"call-{number}-{index}" for index in range(draw(st.integers(0, 2)))]
+        elif kind in ("assistant", "failed", "many-calls", "odd-call") or (kind not in PLAIN and draw(st.booleans())):
+            # more calls than a code counts (MAX_CALLS); ids beyond ASCII, a NUL (the records hold any), a lone
+            # surrogate (its escape is not plain: msgspec refuses it, and the full line pass reads it)
+            odd = draw(st.sampled_from(["é", "\ud800", "\0", "\xff"])) if kind == "odd-call" else ""
+            made = [f"call-{odd}{number}-{index}"
+                    for index in range(8 if kind == "many-calls" else draw(st.integers(1 if odd else 0, 2)))]
             calls.extend(made)
             content = [{"type": "toolCall", "id": call, "name": draw(st.sampled_from(["read", "bash"])),
                         "arguments": {}} for call in made]
@@ -98,7 +102,8 @@ def mixed_sessions(draw: st.DrawFn) -> tuple[str, int]:
         else:
             entry |= {"type": "message", "message": {"role": "user", "content": "hi", "timestamp": 1}}
         ids.append(entry_id)
-        plain += entry["type"] == "message" and kind not in ("failed", "odd-time", "wide-digit") and all(
+        plain += entry["type"] == "message" and kind not in ("failed", "odd-time", "wide-digit", "many-calls") \
+            and "\ud800" not in json.dumps(entry, ensure_ascii=False) and all(
             re.fullmatch("[0-9a-f]{8}", value) for value in (entry_id, parent or "00000000"))
         lines.append(json.dumps({"type": entry.pop("type"), **entry}, separators=(",", ":")))
     return "\n".join(lines) + "\n", plain
@@ -117,7 +122,13 @@ def _fields(model: ElyraModel) -> dict[str, Any]:
 @given(mixed_sessions())
 def test_check_s_columns_are_the_server_s_facts_objects(case: tuple[str, int]) -> None:
     text, plain = case
-    data = text.encode()
+    columns = _same_to_every_reader(text.encode())
+    assert len(columns) - columns.codes.count(0) == plain  # every plain line is in the columns
+
+
+def _same_to_every_reader(data: bytes) -> FactColumns:
+    """`check`'s columns of the file in `data` against the server's objects: the same results, facts line by line,
+    model and diagnostics."""
     whole = analyze_bytes(data, Options(titles=False))
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "session.jsonl")
@@ -128,7 +139,6 @@ def test_check_s_columns_are_the_server_s_facts_objects(case: tuple[str, int]) -
             assert isinstance(streamed.results, PlainResults)
             columns = streamed.results.facts
             assert isinstance(columns, FactColumns)
-            assert len(columns) - columns.codes.count(0) == plain  # every plain line is in the columns
             assert list(streamed.results) == list(whole.results)
             facts = list(facts_of(whole.results))
             assert [columns[-index] for index in range(1, len(facts) + 1)] == facts[::-1]
@@ -139,6 +149,33 @@ def test_check_s_columns_are_the_server_s_facts_objects(case: tuple[str, int]) -
             for entry_id in ("dddddddd", "00000000", "E0000001", "zzzzzzzz"):
                 assert new.by_id.get(entry_id) == old.by_id.get(entry_id)
             assert msgspec.json.encode(streamed.diagnostics()) == msgspec.json.encode(whole.diagnostics())
+            return columns
+
+
+def test_calls_past_what_a_record_marks_keep_their_facts_objects() -> None:
+    """A record marks a call's tool name by its number among the file's first 256 names and its block by an index
+    below 256: a call past either (a 257th name, a call after 256 other blocks) leaves its line an object, and its
+    result too when it names that tool; the lines around stay in the columns."""
+    lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
+    parent = None
+    for number in range(300):
+        entry_id = f"{2 * number:08x}"
+        text = [{"type": "text", "text": "t"}] * (256 if number == 7 else 1)
+        message = {"role": "assistant", "api": "a", "provider": "p", "model": "m", "usage": USAGE, "timestamp": 1,
+                   "stopReason": "toolUse", "content": [*text, {"type": "toolCall", "id": f"c{number}",
+                                                                "name": f"tool-{number}", "arguments": {}}]}
+        result = {"role": "toolResult", "toolCallId": f"c{number}", "toolName": f"tool-{number}",
+                  "content": [{"type": "text", "text": "r"}], "isError": False, "timestamp": 1}
+        for line_id, body in ((entry_id, message), (f"{2 * number + 1:08x}", result)):
+            lines.append(json.dumps({"type": "message", "id": line_id, "parentId": parent,
+                                     "timestamp": "2026-03-01T09:15:00.000Z", "message": body}))
+            parent = line_id
+    columns = _same_to_every_reader(("\n".join(lines) + "\n").encode())
+    objects = [line for line in range(1, 601) if not columns.codes[line]]
+    # the 8th call, after 256 blocks (its result is held: only the call's index is too large), and the lines of the
+    # 257th name on
+    assert objects == [15, *range(2 * 256 + 1, 601)]
+    assert len(columns.names) == 256
 
 
 @given(st.integers(0, 9999), st.integers(1, 12), st.integers(1, 28), st.integers(0, 23), st.integers(0, 59),
@@ -153,12 +190,19 @@ def test_a_timestamp_s_integer_gives_it_back_and_orders_as_it(year: int, month: 
 
 
 def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_path: Path) -> None:
-    """A line of the columns replaced in place (as a line found too long later is) leaves their tool lines too."""
-    message = {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}}],
+    """A line of the columns replaced in place (as a line found too long later is) leaves their tool lines too, and
+    its call ids keep their keys: the pairs are the same."""
+    message = {"role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {}},
+                                                {"type": "toolCall", "id": "c2", "name": "bash", "arguments": {}}],
                "api": "a", "provider": "p", "model": "m", "usage": USAGE, "stopReason": "toolUse", "timestamp": 1}
     lines = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"},
              {"type": "message", "id": "00000001", "parentId": None, "timestamp": "2026-03-01T09:15:00.000Z",
               "message": message}]
+    for number, call in ((2, "c2"), (3, "c1"), (4, "c3")):
+        lines.append({"type": "message", "id": f"{number:08x}", "parentId": f"{number - 1:08x}",
+                      "timestamp": "2026-03-01T09:15:00.000Z",
+                      "message": {"role": "toolResult", "toolCallId": call, "toolName": "read",
+                                  "content": [{"type": "text", "text": "r"}], "isError": False, "timestamp": 1}})
     path = tmp_path / "session.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     with FileLines(str(path)) as read:
@@ -166,6 +210,11 @@ def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_pa
         assert isinstance(store, PlainResults)
         columns = store.facts
         assert isinstance(columns, FactColumns) and columns.codes[1] and columns.tool_at[1]
-        facts = columns[1]
-        columns[1] = facts
-        assert not columns.codes[1] and columns[1] == facts and not columns.tool_at[1]
+        before = _fields(ElyraModel(store, True, 3))
+        assert before["result_calls"] == {2: 1 << 20 | 1, 3: 1 << 20} and before["orphans"] == [4]
+        assert before["misnamed"] == [2]
+        for line in (1, 3, 4):
+            facts = columns[line]
+            columns[line] = facts
+            assert not columns.codes[line] and columns[line] == facts and not columns.tool_at[line]
+        assert _fields(ElyraModel(store, True, 3)) == before

@@ -4,9 +4,13 @@ Most lines pi writes are plain messages (`line_pass._plain_message`): their fact
 null or another 8-hex id, a timestamp in pi's form, a role, a stop reason and, for tool lines, the calls or the call
 answered. A `check` of 100,000 such lines kept an `EntryFacts` object for each (112 bytes, 57 more for its id); here a
 plain line is a code byte, its id and parent as 32-bit integers and its timestamp as a 64-bit one (the digits of
-pi's fixed-width form, which compare as the strings do). Any other line keeps its facts object. Indexing gives facts
-equal to the object the line pass would have made (`EntryFacts`), made when asked for; the link model reads the
-columns themselves (`codes`, `ids`, the `*_of` readers) without making one.
+pi's fixed-width form, which compare as the strings do). Each tool call, and each result, is a record of 8 bytes:
+where its call id starts in one byte array of the file's call ids, each id there once (so the start is the id's key
+for the pairing, an int), and its tool name's number and its block's index. A tuple of `ToolCallFact`s and their id
+strings took 64 bytes a line of a session pi wrote; the records and the ids take about 17. Any other line keeps its
+facts object. Indexing gives facts equal to the object the line pass would have made (`EntryFacts`), made when
+asked for; the link model reads the columns themselves (`codes`, `ids`, the records, the `*_of` readers) without
+making one.
 
 The server's document, whose lines an edit replaces, keeps a list of objects, which `wrap` reads through the same
 interface (every line an object).
@@ -14,6 +18,7 @@ interface (every line an object).
 
 from __future__ import annotations
 
+import itertools
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
@@ -32,6 +37,16 @@ STOP_SHIFT = 2
 STOP_CODES = {stop: index << STOP_SHIFT for index, stop in enumerate(STOPS) if stop is not None}
 NULL_PARENT = 16
 """The code's bit of a plain message whose `parentId` is null (a root)."""
+COUNT_SHIFT = 5
+"""An assistant's number of tool calls (1 to `MAX_CALLS`), in the code's bits 5 to 7."""
+MAX_CALLS = 7
+MAX_NAMES = MAX_INDEX = 256
+"""A record's mark (`call_marks`): its tool name's number (of at most 256 names) | its block's index (below 256)
+<< 8."""
+END = 0xFF
+"""What ends a call id in `call_ids`: a byte no UTF-8 holds."""
+_UTF8 = ("utf-8", "surrogatepass")
+"""How `call_ids` holds a call id: any string, a lone surrogate too (the line pass's full path reads them)."""
 
 _HEX = "0123456789abcdef"
 _DIGITS = 17
@@ -72,8 +87,8 @@ def hex_key(entry_id: str) -> int | None:
 
 
 Writer = tuple[Callable[[int], None], Callable[[int], None], Callable[[int], None], Callable[[int], None],
-               Callable[[int], None], list[Any]]
-"""`FactColumns.writer`: the appends of its columns, and its list of tool items."""
+               Callable[[int], None], "FactColumns"]
+"""`FactColumns.writer`: the appends of its line columns, and the store itself, which writes the call records."""
 
 
 class FactColumns(Sequence[Any]):
@@ -81,7 +96,8 @@ class FactColumns(Sequence[Any]):
     (`__setitem__`, on a `copy`, which shares the columns). The columns hold a value for every line of a store the
     line pass fills, meaningful where its code is not OBJECT; a wrapped list has none (every line an object)."""
 
-    __slots__ = ("codes", "ids", "objects", "parents", "stamps", "tool_at", "tools")
+    __slots__ = ("call_ids", "call_marks", "call_starts", "codes", "ids", "keyed", "name_numbers", "names",
+                 "object_keys", "objects", "parents", "sealed", "stamps", "tool_at")
 
     def __init__(self, objects: list[Any] | None = None) -> None:
         self.objects: Any = {} if objects is None else objects
@@ -93,9 +109,26 @@ class FactColumns(Sequence[Any]):
         """Per line: its id and its parent's id (0 for a null parent), each 8 hex characters as an integer."""
         self.stamps = array(U64)
         self.tool_at = array("I")
-        """Per line: where its calls (a tuple of `ToolCallFact`), or its call id and tool name, are in `tools`;
-        0 for a line with neither."""
-        self.tools: list[Any] = [None]
+        """Per line: its first call record (an assistant's calls are the next `code >> COUNT_SHIFT`, a result's
+        call is one); 0 for a line with neither."""
+        self.call_starts = array("I")
+        """Per record (from 1): where its call id starts in `call_ids`, where each id is once, so that equal ids
+        have one start, which is their key (`call_key`); made when the store is filled (`seal`)."""
+        self.call_marks = array("I", [0])
+        """Per record: its tool name's number in `names` | its block's index in the message's content << 8 (a
+        result's is 0)."""
+        self.call_ids = bytearray()
+        """The call ids of the records in UTF-8, each ended by `END`: while the line pass fills the store, each
+        record's (from 1), written there by the line pass; once sealed, each id once."""
+        self.sealed = objects is not None
+        self.names: list[str] = []
+        self.name_numbers: dict[str, int] = {}
+        self.keyed = objects is None
+        """Whether the tool-call pairing reads call ids by key (`call_key`): a store the line pass fills; a wrapped
+        list is read by its ids."""
+        self.object_keys: dict[int, tuple[tuple[Any, ...], Any]] = {}
+        """The lines kept as objects with tool calls or a toolCallId -> the keys of those calls' ids, and of that
+        id (until `seal`, the ids)."""
 
     @classmethod
     def wrap(cls, facts: Sequence[Any]) -> FactColumns:
@@ -106,19 +139,78 @@ class FactColumns(Sequence[Any]):
 
     def append(self, facts: Any) -> None:
         """A line whose facts are an object (or None)."""
-        self.objects[len(self.codes)] = facts
+        line = len(self.codes)
+        self.objects[line] = facts
         self.codes.append(OBJECT)
         self.ids.append(0)
         self.parents.append(0)
         self.stamps.append(0)
         self.tool_at.append(0)
+        self._key_object(line, facts)
+
+    def call_key(self, call_id: str) -> int | str:
+        """What the pairing knows a call id by in a sealed store: where it starts in `call_ids` (an int, where an
+        id read back would be a string of its own, 80 bytes a call); an id not there, itself (no other id has its
+        key then, either)."""
+        found = (b"\xff" + self.call_ids).find(b"\xff" + call_id.encode(*_UTF8) + b"\xff")
+        return found if found >= 0 else call_id
+
+    def _key_object(self, line: int, facts: Any) -> None:
+        """Note the call ids of an object line (see `object_keys`), by key once sealed."""
+        if self.keyed and isinstance(facts, EntryFacts) and (facts.tool_calls or facts.tool_call_id is not None):
+            answered: str | None = facts.tool_call_id
+            calls = tuple(call.id for call in facts.tool_calls)
+            if self.sealed:
+                key = self.call_key
+                self.object_keys[line] = (tuple(map(key, calls)), None if answered is None else key(answered))
+            else:
+                self.object_keys[line] = (calls, answered)
+
+    def seal(self) -> None:
+        """The store is filled: each distinct call id stays in `call_ids` once, and each record gets its start.
+        At C speed, and the ids are objects only here, made and dropped together: a string a call kept through the line pass left the memory it took
+        scattered among what the line pass keeps, where the link pass could not use it (a 1 GB check's peak was
+        570 MiB that way, 469 MiB this way, in one run each)."""
+        if self.sealed:
+            return
+        self.sealed = True
+        pending = [b""]  # record 0
+        pending += bytes(self.call_ids).split(b"\xff")[:-1]
+        objects = [found.encode(*_UTF8) for keys in self.object_keys.values() for found in (*keys[0], keys[1])
+                   if found is not None]
+        unique = list(dict.fromkeys(itertools.chain(pending, objects)))
+        self.call_ids = bytearray(b"\xff".join(unique) + b"\xff")
+        start_of = dict(zip(unique, itertools.accumulate(map((1).__add__, map(len, unique)), initial=0),
+                            strict=False))
+        self.call_starts = array("I" if len(self.call_ids) < 1 << 32 else U64, map(start_of.__getitem__, pending))
+        self.object_keys = {line: (tuple(start_of[found.encode(*_UTF8)] for found in calls), None if answered is None
+                                   else start_of[answered.encode(*_UTF8)])
+                            for line, (calls, answered) in self.object_keys.items()}
 
     def writer(self) -> Writer:
         """What the file pass writes a plain message with, each the `append` of a column (`codes`, `ids`,
-        `parents`, `stamps`, `tool_at`) and `tools` itself: a line is one append to each column, `tool_at` given
-        `len(tools)` before its calls are added (one item), or its call id and tool name (two), or 0 and nothing."""
+        `parents`, `stamps`, `tool_at`) and the store itself, whose call records the file pass writes first: a
+        line is one append to each column, `tool_at` its first record, or 0."""
         return (self.codes.append, self.ids.append, self.parents.append, self.stamps.append, self.tool_at.append,
-                self.tools)
+                self)
+
+    def number(self, name: str) -> int | None:
+        """A tool name's number (in `call_marks`), given when first met; None past 256 names."""
+        if len(self.names) == MAX_NAMES:
+            return None
+        number = self.name_numbers[name] = len(self.names)
+        self.names.append(name)
+        return number
+
+    def record_id(self, record: int) -> str:
+        ids, start = self.call_ids, self.call_starts[record]
+        return ids[start:ids.index(END, start)].decode(*_UTF8)
+
+    def record_calls(self, first: int, code: int) -> tuple[ToolCallFact, ...]:
+        """The calls of the assistant line with `code` whose first record is `first`."""
+        marks, names, record_id = self.call_marks, self.names, self.record_id
+        return tuple(ToolCallFact(record_id(record), names[marks[record] & 0xFF], marks[record] >> 8)
+                     for record in range(first, first + (code >> COUNT_SHIFT)))
 
     def __setitem__(self, line: int, facts: Any) -> None:
         self.objects[line] = facts
@@ -126,11 +218,16 @@ class FactColumns(Sequence[Any]):
         if line < len(self.tool_at) and self.tool_at[line]:  # the columns' list of tool lines is `tool_at`'s
             self.tool_at = array("I", self.tool_at)  # shared with the stores copied from this one
             self.tool_at[line] = 0
+        self.object_keys.pop(line, None)
+        self._key_object(line, facts)
 
     def copy(self) -> FactColumns:
         new = FactColumns.__new__(FactColumns)
-        new.objects, new.codes, new.tools = self.objects.copy(), self.codes[:], self.tools
+        new.objects, new.codes = self.objects.copy(), self.codes[:]
         new.ids, new.parents, new.stamps, new.tool_at = self.ids, self.parents, self.stamps, self.tool_at
+        new.call_starts, new.call_marks, new.call_ids = self.call_starts, self.call_marks, self.call_ids
+        new.names, new.name_numbers = self.names, self.name_numbers
+        new.keyed, new.sealed, new.object_keys = self.keyed, self.sealed, dict(self.object_keys)
         return new
 
     def __len__(self) -> int:
@@ -167,9 +264,9 @@ class FactColumns(Sequence[Any]):
         at = self.tool_at[line]
         if role == ASSISTANT:
             return EntryFacts("message", entry_id, True, parent, True, stamp, "assistant",
-                              STOPS[code >> STOP_SHIFT & 3], self.tools[at] if at else ())
-        return EntryFacts("message", entry_id, True, parent, True, stamp, "toolResult", None, (), self.tools[at],
-                          self.tools[at + 1])
+                              STOPS[code >> STOP_SHIFT & 3], self.record_calls(at, code) if at else ())
+        return EntryFacts("message", entry_id, True, parent, True, stamp, "toolResult", None, (), self.record_id(at),
+                          self.names[self.call_marks[at] & 0xFF])
 
     # -- what the link model reads of a line, without an object made for it --------------------------------------
 
@@ -188,13 +285,24 @@ class FactColumns(Sequence[Any]):
             calls: tuple[ToolCallFact, ...] = self.objects[line].tool_calls
             return calls
         at = self.tool_at[line]
-        return self.tools[at] if at and code & ROLE == ASSISTANT else ()
+        return self.record_calls(at, code) if at and code & ROLE == ASSISTANT else ()
+
+    def call_key_of(self, line: int) -> int | str | None:
+        """The key (`call_key`) of a result's toolCallId, as the pairing knows it."""
+        code = self.codes[line]
+        if code != OBJECT:
+            return self.call_starts[self.tool_at[line]] if code & ROLE == TOOL_RESULT else None
+        if self.keyed:
+            keys = self.object_keys.get(line)
+            return None if keys is None else keys[1]
+        found: str | None = self.objects[line].tool_call_id
+        return found
 
     def call_id_of(self, line: int) -> str | None:
         """The toolCallId of a result."""
         code = self.codes[line]
         found: str | None = self.objects[line].tool_call_id if code == OBJECT else \
-            self.tools[self.tool_at[line]] if code & ROLE == TOOL_RESULT else None
+            self.record_id(self.tool_at[line]) if code & ROLE == TOOL_RESULT else None
         return found
 
     def entry_id_of(self, line: int) -> str | None:

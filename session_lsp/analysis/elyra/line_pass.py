@@ -25,7 +25,21 @@ from ..result_store import IN_STORE
 from ..results import Finding, LineResult, Mark, line_result
 from ..text import LastSeen, Vocabulary
 from . import schema
-from .fact_columns import ASSISTANT, NULL_PARENT, STOP_CODES, TOOL_RESULT, USER, Writer, hex_key, stamp_key
+from .fact_columns import (
+    ASSISTANT,
+    COUNT_SHIFT,
+    END,
+    MAX_CALLS,
+    MAX_INDEX,
+    NULL_PARENT,
+    STOP_CODES,
+    TOOL_RESULT,
+    USER,
+    FactColumns,
+    Writer,
+    hex_key,
+    stamp_key,
+)
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, NullFacts, SpecialFacts, ToolCallFact
 from .findings import to_issues
 from .loose import has, line_view
@@ -146,6 +160,9 @@ def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
                          _full(text, line, info, release, state), True)
             continue
         yield _typed(text, line, info, release, state, True)
+    if state.writer is not None:  # every line's facts are in (the caller stores each result before the next)
+        *_, store = state.writer
+        store.seal()
 
 
 def _typed(text: str, line: Any, info: FormatInfo, release: PiRelease, state: LineState,
@@ -206,7 +223,6 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
     cls = message.__class__
     shared = state.shared
     call_id = name = stop = None
-    calls: tuple[ToolCallFact, ...] = ()
     if cls is _ASSISTANT:
         stop = message.stop_reason
         usage = message.usage
@@ -215,11 +231,6 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
                 or (level is not UNSET and level not in release.thinking_levels) \
                 or usage.total_tokens is UNSET or usage.cost is UNSET or "assistant" in release.unknown_roles:
             return None
-        found = [_ToolCallFact(block.id, shared(block.name), index)
-                 for index, block in enumerate(message.content) if block.__class__ is _TOOL_CALL]
-        if found:
-            calls = tuple(found)
-            state.calls = {call.id: call.id for call in found}
         role, code, stop = "assistant", _ASSISTANT_CODES[stop], shared(stop)
     elif cls is _TOOL_RESULT:
         if "toolResult" in release.unknown_roles:
@@ -227,9 +238,8 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
         for block in message.content:
             if block.__class__ is _IMAGE:
                 return None
-        call_id = message.tool_call_id
-        call_id = state.calls.get(call_id, call_id)
-        role, code, name = "toolResult", TOOL_RESULT, shared(message.tool_name)
+        call_id, name = message.tool_call_id, message.tool_name
+        role, code = "toolResult", TOOL_RESULT
     elif cls is _USER:
         content = message.content
         if "user" in release.unknown_roles:
@@ -261,24 +271,70 @@ def _plain_message(entry: Any, info: FormatInfo, release: PiRelease, state: Line
             else:
                 parent_key = None
         if parent_key is not None:
-            key = int(entry_id, 16)
-            state.keyed_id, state.id_key = entry_id, key
-            add_code, add_id, add_parent, add_stamp, add_tool_at, tools = writer
-            add_code(code)
-            add_id(key)
-            add_parent(parent_key)
-            add_stamp(state.time_key)
-            if calls:
-                add_tool_at(len(tools))
-                tools.append(calls)
-            elif call_id is not None:
-                add_tool_at(len(tools))
-                tools.append(call_id)
-                tools.append(name)
-            else:
-                add_tool_at(0)
-            return IN_STORE
+            add_code, add_id, add_parent, add_stamp, add_tool_at, store = writer
+            record = 0
+            if cls is _ASSISTANT:
+                record = _call_records(message.content, store)
+                if record > 0:
+                    code |= (record & MAX_CALLS) << COUNT_SHIFT
+                    record >>= CALLS_BITS
+            elif call_id is not None:  # a result's record: its tool name's number, its call id
+                number = store.name_numbers.get(name)  # type: ignore[arg-type]  # a result's name is a str
+                if number is None and (number := store.number(name)) is None:  # type: ignore[arg-type]
+                    record = -1
+                else:
+                    marks, ids = store.call_marks, store.call_ids
+                    marks.append(number)
+                    ids += call_id.encode()
+                    ids.append(END)
+                    record = len(marks) - 1
+            if record >= 0:  # else calls the records cannot hold
+                key = int(entry_id, 16)
+                state.keyed_id, state.id_key = entry_id, key
+                add_code(code)
+                add_id(key)
+                add_parent(parent_key)
+                add_stamp(state.time_key)
+                add_tool_at(record)
+                return IN_STORE
+    calls: tuple[ToolCallFact, ...] = ()
+    if cls is _ASSISTANT:
+        found = [_ToolCallFact(block.id, shared(block.name), index)
+                 for index, block in enumerate(message.content) if block.__class__ is _TOOL_CALL]
+        if found:
+            calls = tuple(found)
+            state.calls = {call.id: call.id for call in found}
+    elif call_id is not None:
+        call_id, name = state.calls.get(call_id, call_id), shared(name)  # type: ignore[arg-type]
     return EntryFacts("message", entry_id, True, parent, True, timestamp, role, stop, calls, call_id, name)
+
+
+CALLS_BITS = 3
+"""`_call_records` answers its first record << CALLS_BITS | the number of calls (at most `MAX_CALLS`)."""
+
+
+def _call_records(content: list[Any], store: FactColumns) -> int:
+    """The records of an assistant message's tool calls, written into `store` (see `FactColumns.call_marks`): the
+    first one << CALLS_BITS | their number; 0 for a message without calls; -1, no record written, for calls the
+    records cannot hold (more than `MAX_CALLS`, a block past the 256th, a 257th tool name), and the line keeps its
+    facts object. Here, not in `FactColumns`, and as little as can be for a message without calls: this runs on a
+    third of the lines."""
+    first = 0
+    for index, block in enumerate(content):
+        if block.__class__ is not _TOOL_CALL:
+            continue
+        if not first:
+            marks, numbers, ids = store.call_marks, store.name_numbers, store.call_ids
+            first, size = len(marks), len(ids)  # records start at 1
+        number = numbers.get(name := block.name)
+        if (number is None and (number := store.number(name)) is None) or index >= MAX_INDEX \
+                or len(marks) - first == MAX_CALLS:
+            del marks[first:], ids[size:]
+            return -1
+        marks.append(number | index << 8)
+        ids += block.id.encode()  # msgspec decodes no lone surrogate
+        ids.append(END)
+    return first << CALLS_BITS | len(marks) - first if first else 0
 
 
 _ASSISTANT_CODES = {stop: ASSISTANT | code for stop, code in STOP_CODES.items()}

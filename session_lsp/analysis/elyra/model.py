@@ -33,7 +33,7 @@ from ..layered import Layered
 from ..lines import LineKind
 from ..result_store import facts_of
 from ..results import LineResult, Reference
-from .fact_columns import ASSISTANT, NULL_PARENT, OBJECT, ROLE, FactColumns, earlier, hex_key
+from .fact_columns import ASSISTANT, COUNT_SHIFT, NULL_PARENT, OBJECT, ROLE, FactColumns, earlier, hex_key
 from .facts import FAILED_STOPS, EntryFacts, HeaderFacts, ToolCallFact
 from .id_index import IdIndex
 
@@ -611,41 +611,53 @@ class ElyraModel:
         first on the path)."""
         pair_depth = 0
         repeated = False
-        result_ids: set[str] = set()
+        result_ids: set[int | str | None] = set()
         results = 0
         tools = self.tool_lines if self.order is self.entry_lines \
             else sorted((line for line in self.tool_lines if pre[line] != NONE), key=pre.__getitem__)
-        open_calls: dict[str | None, Any] = {}
-        """call id -> the packed open call, or a stack of them once two calls share the id."""
-        shadows_answered: dict[str, int] = {}
+        open_calls: dict[int | str | None, Any] = {}
+        """call id (its key) -> the packed open call, or a stack of them once two calls share the id."""
+        shadows_answered: dict[int | str | None, int] = {}
         """call id with a stack -> how many calls at its bottom have their first answer already: a result answers
         every open call with its id, and visiting those again for each result made a file whose calls all share
         one id quadratic."""
         answers: dict[int, list[int]] = {}
         """packed call -> results on paths through it, once it has more than one."""
         more_results = self.more_results
-        waiting: dict[str, list[int]] = {}
+        waiting: dict[int | str | None, list[int]] = {}
         unpaired: list[int] = []
         late = self.early
         calls: list[int] = []
         bits = BLOCK_BITS
-        codes, objects, tool_at, tool_list = facts.codes, facts.objects, facts.tool_at, facts.tools
+        codes, objects, tool_at, starts, marks = facts.codes, facts.objects, facts.tool_at, facts.call_starts, \
+            facts.call_marks
+        keyed, object_keys = facts.keyed, facts.object_keys
+        # a call id is known by its key (`FactColumns.call_key`: an int for the ids of the columns), or itself
         for line in tools:
             here = pre[line]
             code = codes[line]
-            if code:  # in the columns, a tool line's calls or call id are at tool_at
+            found: Sequence[tuple[Any, int]] | None
+            if code:  # in the columns, a tool line's call records start at tool_at
                 at = tool_at[line]
-                found = tool_list[at] if code & ROLE == ASSISTANT else ()
+                if code & ROLE != ASSISTANT:
+                    found = None
+                elif code >> COUNT_SHIFT == 1:  # most messages make one call
+                    found = ((starts[at], marks[at] >> 8),)
+                else:
+                    found = [(starts[record], marks[record] >> 8) for record in range(at, at + (code >> COUNT_SHIFT))]
+            elif not (listed := objects[line].tool_calls):
+                found = None
+            elif keyed:
+                found = list(zip(object_keys[line][0], [call.index for call in listed], strict=True))
             else:
-                found = objects[line].tool_calls
+                found = [(call.id, call.index) for call in listed]
             if found:
-                for call in found:
-                    call_id = call.id
-                    packed = line << bits | call.index
-                    calls.append(packed)
+                for call_id, index in found:
+                    made = line << bits | index
+                    calls.append(made)
                     known = open_calls.get(call_id)
                     if known is None:
-                        open_calls[call_id] = packed
+                        open_calls[call_id] = made
                     else:
                         repeated = True
                         stack = [known] if type(known) is int else known
@@ -654,17 +666,17 @@ class ElyraModel:
                         if shadows_answered.get(call_id, 0) > len(stack):
                             shadows_answered[call_id] = len(stack)
                         if stack:
-                            self.repeated_calls.append((packed, stack[-1]))
-                        stack.append(packed)
+                            self.repeated_calls.append((made, stack[-1]))
+                        stack.append(made)
                         open_calls[call_id] = stack
                     if waiting and call_id in waiting:
                         above = waiting[call_id]
                         while above and ends[pre[above[-1]]] <= here:
                             above.pop()
                         for result in above:
-                            late.setdefault(result, packed)
+                            late.setdefault(result, made)
                 continue
-            call_id = tool_list[at] if code else objects[line].tool_call_id
+            call_id = starts[at] if code else object_keys[line][1] if keyed else objects[line].tool_call_id
             result_ids.add(call_id)
             results += 1
             known = open_calls.get(call_id)
@@ -716,7 +728,7 @@ class ElyraModel:
         self.unique_pairs = not repeated and len(result_ids) == results
         """Whether every tool call id and every result's toolCallId is used once: then each result has one
         candidate call, and which way they are related on the tree decides everything (see `with_entry`)."""
-        self.loose: dict[int, int | None] = {line: open_calls.get(facts.call_id_of(line)) for line in unpaired} \
+        self.loose: dict[int, int | None] = {line: open_calls.get(facts.call_key_of(line)) for line in unpaired} \
             if self.unique_pairs else {}
         """With `unique_pairs`: each result that answers no call above it -> the packed call with its id (None:
         there is none)."""
@@ -728,23 +740,31 @@ class ElyraModel:
         """Note in `dropped` and `misnamed` whether the result on `line` answers a call that pi drops, or one with
         another name than its toolName."""
         facts = self.line_facts
-        codes, objects, tools, tool_at = facts.codes, facts.objects, facts.tools, facts.tool_at
-        call_line = packed >> BLOCK_BITS
-        if codes[call_line]:  # a plain assistant message in the columns: its stop reason is never a failed one
-            calls = tools[tool_at[call_line]]
+        codes, tool_at, marks = facts.codes, facts.tool_at, facts.call_marks
+        call_line, block = packed >> BLOCK_BITS, packed & BLOCK_MASK
+        code = codes[call_line]
+        # no call a pair but this one: it runs for every pair of a large file
+        if code:  # a plain assistant message in the columns: its stop reason is never a failed one
+            record = tool_at[call_line]
+            while marks[record] >> 8 != block:  # the call is one of the line's records
+                record += 1
+            if codes[line]:  # both in the columns: one name, one number
+                if (marks[record] ^ marks[tool_at[line]]) & 0xFF:
+                    insort(misnamed, line)
+                return
+            call_name: str | None = facts.names[marks[record] & 0xFF]
         else:
-            assistant = objects[call_line]
+            assistant = facts.objects[call_line]
             if assistant.stop_reason in FAILED_STOPS:
                 insort(dropped, line)
-            calls = assistant.tool_calls
-        name = tools[tool_at[line] + 1] if codes[line] else objects[line].tool_name
-        if name is not None:
-            block = packed & BLOCK_MASK
-            for call in calls:  # not `call()`: this runs for every pair of a large file
+            call_name = None
+            for call in assistant.tool_calls:
                 if call.index == block:
-                    if call.name is not None and call.name != name:
-                        insort(misnamed, line)
+                    call_name = call.name
                     break
+        name = facts.names[marks[tool_at[line]] & 0xFF] if codes[line] else facts.objects[line].tool_name
+        if name is not None and call_name is not None and call_name != name:
+            insort(misnamed, line)
 
     # -- one entry edited -----------------------------------------------------------------------------------------
 
