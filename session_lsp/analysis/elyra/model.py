@@ -649,6 +649,8 @@ class ElyraModel:
                 found = None
             elif keyed:
                 found = list(zip(object_keys[line][0], [call.index for call in listed], strict=True))
+            elif len(listed) == 1:
+                found = ((listed[0].id, listed[0].index),)
             else:
                 found = [(call.id, call.index) for call in listed]
             if found:
