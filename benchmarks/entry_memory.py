@@ -1,7 +1,9 @@
 """Where a streamed document's memory goes, per entry: the per-line results (by field: each object reachable from a
 line's result is counted once, under the first field that reaches it, so a string two lines share is counted
 once; of `check`'s Elyra facts columns, each column's allocation) and the link model (traced allocations of the
-link pass, less the diagnostics it returns).
+link pass, less the diagnostics it returns); and, phase by phase of an Elyra link pass (the model's construction,
+then the rules), what is held when it starts, the most held while it runs and what is held when it ends: where the
+peak of a large `check` comes from.
 
 Measures the document as `check` builds it (no titles) and as the server's `sessionLsp/analyzeFile` builds it (with
 titles), on the generated 100,000-entry Elyra session (benchmarks/generate.py) or on `--file`.
@@ -17,7 +19,8 @@ import os
 import sys
 import tracemalloc
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +30,9 @@ from lsp_bench import benchmark_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from session_lsp.analysis import Document, Options
+from session_lsp.analysis.elyra import link_pass
 from session_lsp.analysis.elyra.fact_columns import FactColumns
+from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.result_store import PlainResults
 from session_lsp.analysis.results import LineResult
 from session_lsp.files import FileLines
@@ -83,16 +88,61 @@ def by_field(results: Sequence[Any]) -> Counter[str]:
     return sizes
 
 
+PHASES: tuple[tuple[Any, tuple[str, ...]], ...] = (
+    (ElyraModel, ("_scan", "_siblings", "_walk", "_find_cycles", "_resolve_specials", "_pair_calls")),
+    (link_pass._Checker, ("file_rules", "id_rules", "reference_rules", "v1_rules", "order_rules", "tool_rules",
+                          "leaf_rule")),
+)
+"""The steps of the Elyra link pass, in the order it runs them."""
+
+Phase = tuple[str, int, int, int]
+"""A phase's name, and the traced bytes held when it started, at its peak and when it ended."""
+
+
+@contextmanager
+def phases(found: list[Phase], between: list[int]) -> Iterator[None]:
+    """Each step of `PHASES` noted in `found` as it runs; `between`: the peaks between the steps (the peak is reset
+    as each starts)."""
+    originals = [(owner, name, getattr(owner, name)) for owner, names in PHASES for name in names]
+
+    def noted(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def step(*args: Any, **kwargs: Any) -> Any:
+            held, peak = tracemalloc.get_traced_memory()
+            between.append(peak)
+            tracemalloc.reset_peak()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                after, peak = tracemalloc.get_traced_memory()
+                found.append((name, held, peak, after))
+                tracemalloc.reset_peak()
+        return step
+
+    for owner, name, original in originals:
+        setattr(owner, name, noted(name, original))
+    try:
+        yield
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
+
+
 def measure(path: Path, options: Options, label: str) -> None:
     gc.collect()
     tracemalloc.start()
+    found: list[Phase] = []
+    between: list[int] = []
     with FileLines(str(path)) as lines:
         before = tracemalloc.get_traced_memory()[0]
         document = Document.streamed(lines, options)
-        after_lines = tracemalloc.get_traced_memory()[0]
+        after_lines, lines_peak = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
-        linked = document.linked
-        after_link, link_peak = tracemalloc.get_traced_memory()
+        with phases(found, between):
+            linked = document.linked
+        link_peak = tracemalloc.get_traced_memory()[1]
+        gc.collect()  # what is retained, not the garbage a collection would free (when one runs varies)
+        after_link = tracemalloc.get_traced_memory()[0]
+        link_peak = max([link_peak, *between, *(peak for _, _, peak, _ in found)])
         count = len(document.results)
         issues = len(linked.issues)
     tracemalloc.stop()
@@ -102,6 +152,13 @@ def measure(path: Path, options: Options, label: str) -> None:
     print(f"  traced: line pass (results and line offsets) {(after_lines - before) / count:.0f} B/line, "
           f"link model {(after_link - after_lines) / count:.0f} B/line ({issues} link issues), peak while linking "
           f"{(link_peak - before) / count:.0f} B/line in all")
+    print(f"  peak while the line pass ran: {(lines_peak - before) / count:.0f} B/line")
+    if found:
+        print("  the link pass by step, B/line held from the document's start: when it starts, at its peak, when it "
+              "ends")
+        for name, held, peak, after in found:
+            print(f"    {name:20} {(held - before) / count:6.0f} {(peak - before) / count:6.0f} "
+                  f"{(after - before) / count:6.0f}")
     print(f"  results by field: {total / count:.0f} B/line")
     for name, size in fields.most_common():
         if size / count >= 0.5:
