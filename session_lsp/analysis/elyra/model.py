@@ -700,7 +700,14 @@ class ElyraModel:
             if apart > pair_depth:
                 pair_depth = apart
             result_column[line] = packed + 1
-            self._compare(line, packed, self.dropped, self.misnamed)
+            if code and codes[call_line := packed >> bits]:  # `_compare` of two lines in the columns, inline
+                record, block = tool_at[call_line], packed & BLOCK_MASK
+                while marks[record] >> 8 != block:
+                    record += 1
+                if (marks[record] ^ marks[at]) & 0xFF:  # one name, one number
+                    insort(self.misnamed, line)
+            else:
+                self._compare(line, packed, self.dropped, self.misnamed)
             given = first_answer.get(packed)
             if given is None:
                 first_answer[packed] = line
