@@ -22,6 +22,7 @@ from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.fact_columns import FactColumns, stamp_key, stamp_text
 from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.result_store import PlainResults, facts_of
+from session_lsp.analysis.results import LineResult
 from session_lsp.files import FileLines
 
 USAGE = {"input": 1, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 3,
@@ -218,3 +219,10 @@ def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_pa
             columns[line] = facts
             assert not columns.codes[line] and columns[line] == facts and not columns.tool_at[line]
         assert _fields(ElyraModel(store, True, 3)) == before
+        # ids the store has not seen, or has for another line, once it is filled: keys as the server's ids pair
+        columns[4] = msgspec.structs.replace(columns[4], tool_call_id="c9")
+        columns[2] = msgspec.structs.replace(columns[2], tool_call_id="c1")
+        keyed = ElyraModel(store, True, 3)
+        assert _fields(keyed) == _fields(ElyraModel([LineResult(result.kind, result.facts) for result in store],
+                                                    True, 3))
+        assert keyed.result_calls == {2: 1 << 20, 3: 1 << 20} and keyed.orphans == [4]
