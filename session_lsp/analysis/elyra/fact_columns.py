@@ -168,9 +168,10 @@ class FactColumns(Sequence[Any]):
 
     def seal(self) -> None:
         """The store is filled: each distinct call id stays in `call_ids` once, and each record gets its start.
-        At C speed, and the ids are objects only here, made and dropped together: a string a call kept through the line pass left the memory it took
-        scattered among what the line pass keeps, where the link pass could not use it (a 1 GB check's peak was
-        570 MiB that way, 469 MiB this way, in one run each; README, "tool calls as records")."""
+        At C speed, and the ids are objects only here, made and dropped together: a string a call kept through the
+        line pass left the memory it took scattered among what the line pass keeps, where the link pass could not
+        use it (a 1 GB check's peak was 570 MiB that way, 469 MiB this way, in one run each; README, "tool calls
+        as records")."""
         if self.sealed:
             return
         self.sealed = True
