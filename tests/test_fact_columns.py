@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.fact_columns import FactColumns, stamp_key, stamp_text
+from session_lsp.analysis.elyra.line_pass import LineState, analyze_lines
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.formats import detect
 from session_lsp.analysis.result_store import PlainResults, facts_of
 from session_lsp.analysis.results import LineResult
 from session_lsp.files import FileLines
@@ -226,3 +228,29 @@ def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_pa
         assert _fields(keyed) == _fields(ElyraModel([LineResult(result.kind, result.facts) for result in store],
                                                     True, 3))
         assert keyed.result_calls == {2: 1 << 20, 3: 1 << 20} and keyed.orphans == [4]
+
+
+def test_a_store_whose_file_pass_stopped_early_is_read_all_the_same() -> None:
+    """The file pass seals the store when it ends; a reader of the records seals it if the pass stopped early."""
+    message = {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}],
+               "api": "a", "provider": "p", "model": "m", "usage": USAGE, "stopReason": "toolUse", "timestamp": 1}
+    result = {"role": "toolResult", "toolCallId": "a", "toolName": "read", "content": [], "isError": False,
+              "timestamp": 1}
+    lines = [json.dumps(line) for line in (
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"},
+        {"type": "message", "id": "00000001", "parentId": None, "timestamp": "2026-03-01T09:15:00.000Z",
+         "message": message},
+        {"type": "message", "id": "00000002", "parentId": "00000001", "timestamp": "2026-03-01T09:15:00.000Z",
+         "message": result},
+        {"type": "message", "id": "00000003", "parentId": "00000002", "timestamp": "2026-03-01T09:15:00.000Z",
+         "message": {"role": "user", "content": "hi", "timestamp": 1}})]
+    state = LineState(titles=False)
+    store = FactColumns()
+    state.writer = store.writer()
+    results = PlainResults(store)
+    passing = analyze_lines(lines, detect(lines, None), state)
+    results.extend(next(passing) for _ in range(3))
+    assert not store.sealed and store.codes[1] and store.codes[2]
+    whole = analyze_bytes(("\n".join(lines[:3])).encode(), Options(titles=False))
+    assert [store[line] for line in range(3)] == list(facts_of(whole.results))
+    assert store.sealed and store.call_key_of(2) == store.call_starts[store.tool_at[1]]

@@ -168,6 +168,8 @@ class FactColumns(Sequence[Any]):
 
     def seal(self) -> None:
         """The store is filled: each distinct call id stays in `call_ids` once, and each record gets its start.
+        The file pass seals the store when it ends; the readers of the records seal it if it has not (a file pass
+        stopped early), and nothing may be written into it afterwards.
         At C speed, and the ids are objects only here, made and dropped together: a string a call kept through the
         line pass left the memory it took scattered among what the line pass keeps, where the link pass could not
         use it (a 1 GB check's peak was 570 MiB that way, 469 MiB this way, in one run each; README, "tool calls
@@ -204,6 +206,8 @@ class FactColumns(Sequence[Any]):
         return number
 
     def record_id(self, record: int) -> str:
+        if not self.sealed:
+            self.seal()
         ids, start = self.call_ids, self.call_starts[record]
         return ids[start:ids.index(END, start)].decode(*_UTF8)
 
@@ -291,6 +295,8 @@ class FactColumns(Sequence[Any]):
     def call_key_of(self, line: int) -> int | str | None:
         """The key (`call_key`) of a result's toolCallId, as the pairing knows it."""
         code = self.codes[line]
+        if not self.sealed:
+            self.seal()
         if code != OBJECT:
             return self.call_starts[self.tool_at[line]] if code & ROLE == TOOL_RESULT else None
         if self.keyed:

@@ -611,8 +611,10 @@ class ElyraModel:
         first on the path)."""
         pair_depth = 0
         repeated = False
+        # the results' ids seen: in a keyed store a byte at each id's start (a set of the starts took 31 bytes a
+        # line of the pi-written benchmark at the peak, this 11), else (and an id the store does not hold) a set
+        answered = bytearray(len(facts.call_ids) + 1) if facts.keyed else None
         result_ids: set[int | str | None] = set()
-        results = 0
         tools = self.tool_lines if self.order is self.entry_lines \
             else sorted((line for line in self.tool_lines if pre[line] != NONE), key=pre.__getitem__)
         open_calls: dict[int | str | None, Any] = {}
@@ -629,6 +631,7 @@ class ElyraModel:
         late = self.early
         calls: list[int] = []
         bits = BLOCK_BITS
+        facts.seal()
         codes, objects, tool_at, starts, marks = facts.codes, facts.objects, facts.tool_at, facts.call_starts, \
             facts.call_marks
         keyed, object_keys = facts.keyed, facts.object_keys
@@ -679,8 +682,14 @@ class ElyraModel:
                             late.setdefault(result, made)
                 continue
             call_id = starts[at] if code else object_keys[line][1] if keyed else objects[line].tool_call_id
-            result_ids.add(call_id)
-            results += 1
+            if answered is not None and call_id.__class__ is int:
+                if answered[call_id]:
+                    repeated = True
+                answered[call_id] = 1
+            elif call_id in result_ids:
+                repeated = True
+            else:
+                result_ids.add(call_id)
             known = open_calls.get(call_id)
             if type(known) is int:
                 packed = known if ends[pre[known >> bits]] > here else None
@@ -734,7 +743,7 @@ class ElyraModel:
         first one below it."""
         self.first_results: MutableMapping[int, int] = ColumnMap.of(first_answer, self._size, BLOCK_BITS)
         """packed call -> the first result (in depth-first order) that answers it."""
-        self.unique_pairs = not repeated and len(result_ids) == results
+        self.unique_pairs = not repeated
         """Whether every tool call id and every result's toolCallId is used once: then each result has one
         candidate call, and which way they are related on the tree decides everything (see `with_entry`)."""
         self.loose: dict[int, int | None] = {line: open_calls.get(facts.call_key_of(line)) for line in unpaired} \
