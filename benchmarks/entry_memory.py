@@ -61,7 +61,8 @@ def by_field(results: Sequence[Any]) -> Counter[str]:
         # a kind byte a line, the facts in columns, the few other results whole
         store = results.facts
         sizes["PlainResults (kind byte)"] = sys.getsizeof(results._kinds)
-        for name in ("codes", "ids", "parents", "stamps", "tool_at", "call_starts", "call_marks", "call_ids"):
+        for name in ("codes", "ids", "parents", "stamps", "tool_at", "call_keys", "call_marks", "call_ids",
+                     "id_starts"):
             sizes[f"columns: {name}"] = sys.getsizeof(getattr(store, name))
         sizes["columns: names (list)"] = sys.getsizeof(store.names)
         for item in store.names:

@@ -253,4 +253,4 @@ def test_a_store_whose_file_pass_stopped_early_is_read_all_the_same() -> None:
     assert not store.sealed and store.codes[1] and store.codes[2]
     whole = analyze_bytes(("\n".join(lines[:3])).encode(), Options(titles=False))
     assert [store[line] for line in range(3)] == list(facts_of(whole.results))
-    assert store.sealed and store.call_key_of(2) == store.call_starts[store.tool_at[1]]
+    assert store.sealed and store.call_key_of(2) == store.call_keys[store.tool_at[1]]

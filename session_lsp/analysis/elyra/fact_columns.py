@@ -5,8 +5,8 @@ null or another 8-hex id, a timestamp in pi's form, a role, a stop reason and, f
 answered. A `check` of 100,000 such lines kept an `EntryFacts` object for each (112 bytes, 57 more for its id); here a
 plain line is a code byte, its id and parent as 32-bit integers and its timestamp as a 64-bit one (the digits of
 pi's fixed-width form, which compare as the strings do). Each tool call, and each result, is a record of 8 bytes:
-where its call id starts in one byte array of the file's call ids, each id there once (so the start is the id's key
-for the pairing, an int), and its tool name's number and its block's index. A tuple of `ToolCallFact`s and their id
+its call id's number among the file's distinct call ids (the id's key for the pairing; the ids are in one byte
+array, each once), and its tool name's number and its block's index. A tuple of `ToolCallFact`s and their id
 strings took 64 bytes a line of a session pi wrote; the records and the ids take about 17. Any other line keeps its
 facts object. Indexing gives facts equal to the object the line pass would have made (`EntryFacts`), made when
 asked for; the link model reads the columns themselves (`codes`, `ids`, the records, the `*_of` readers) without
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
@@ -96,7 +97,7 @@ class FactColumns(Sequence[Any]):
     (`__setitem__`, on a `copy`, which shares the columns). The columns hold a value for every line of a store the
     line pass fills, meaningful where its code is not OBJECT; a wrapped list has none (every line an object)."""
 
-    __slots__ = ("call_ids", "call_marks", "call_starts", "codes", "ids", "keyed", "name_numbers", "names",
+    __slots__ = ("call_ids", "call_keys", "call_marks", "codes", "id_starts", "ids", "keyed", "name_numbers", "names",
                  "object_keys", "objects", "parents", "sealed", "stamps", "tool_at")
 
     def __init__(self, objects: list[Any] | None = None) -> None:
@@ -111,9 +112,12 @@ class FactColumns(Sequence[Any]):
         self.tool_at = array("I")
         """Per line: its first call record (an assistant's calls are the next `code >> COUNT_SHIFT`, a result's
         call is one); 0 for a line with neither."""
-        self.call_starts = array("I")
-        """Per record (from 1): where its call id starts in `call_ids`, where each id is once, so that equal ids
-        have one start, which is their key (`call_key`); made when the store is filled (`seal`)."""
+        self.call_keys = array("I")
+        """Per record (from 1): its call id's number among the file's distinct call ids, which is the id's key
+        (`call_key`): equal ids, one key, and the pairing's tables can be arrays by key; made when the store is
+        filled (`seal`)."""
+        self.id_starts = array("I")
+        """Per key: where its id starts in `call_ids`, in ascending order."""
         self.call_marks = array("I", [0])
         """Per record: its tool name's number in `names` | its block's index in the message's content << 8 (a
         result's is 0)."""
@@ -149,11 +153,11 @@ class FactColumns(Sequence[Any]):
         self._key_object(line, facts)
 
     def call_key(self, call_id: str) -> int | str:
-        """What the pairing knows a call id by in a sealed store: where it starts in `call_ids` (an int, where an
-        id read back would be a string of its own, 80 bytes a call); an id not there, itself (no other id has its
-        key then, either)."""
+        """What the pairing knows a call id by in a sealed store: its number among the distinct ids of `call_ids`
+        (an int, where an id read back would be a string of its own, 80 bytes a call); an id not there, itself (no
+        other id has its key then, either)."""
         found = (b"\xff" + self.call_ids).find(b"\xff" + call_id.encode(*_UTF8) + b"\xff")
-        return found if found >= 0 else call_id
+        return bisect_left(self.id_starts, found) if found >= 0 else call_id
 
     def _key_object(self, line: int, facts: Any) -> None:
         """Note the call ids of an object line (see `object_keys`), by key once sealed."""
@@ -167,7 +171,7 @@ class FactColumns(Sequence[Any]):
                 self.object_keys[line] = (calls, answered)
 
     def seal(self) -> None:
-        """The store is filled: each distinct call id stays in `call_ids` once, and each record gets its start.
+        """The store is filled: each distinct call id stays in `call_ids` once, and each record gets its key.
         The file pass seals the store when it ends; the readers of the records seal it if it has not (a file pass
         stopped early), and nothing may be written into it afterwards.
         At C speed, and the ids are objects only here, made and dropped together: a string a call kept through the
@@ -183,11 +187,12 @@ class FactColumns(Sequence[Any]):
                    if found is not None]
         unique = list(dict.fromkeys(itertools.chain(pending, objects)))
         self.call_ids = bytearray(b"\xff".join(unique) + b"\xff")
-        start_of = dict(zip(unique, itertools.accumulate(map((1).__add__, map(len, unique)), initial=0),
-                            strict=False))
-        self.call_starts = array("I" if len(self.call_ids) < 1 << 32 else U64, map(start_of.__getitem__, pending))
-        self.object_keys = {line: (tuple(start_of[found.encode(*_UTF8)] for found in calls), None if answered is None
-                                   else start_of[answered.encode(*_UTF8)])
+        sizes = map((1).__add__, map(len, itertools.islice(unique, len(unique) - 1)))
+        self.id_starts = array("I" if len(self.call_ids) < 1 << 32 else U64, itertools.accumulate(sizes, initial=0))
+        key_of = dict(zip(unique, itertools.count()))
+        self.call_keys = array("I", map(key_of.__getitem__, pending))
+        self.object_keys = {line: (tuple(key_of[found.encode(*_UTF8)] for found in calls), None if answered is None
+                                   else key_of[answered.encode(*_UTF8)])
                             for line, (calls, answered) in self.object_keys.items()}
 
     def writer(self) -> Writer:
@@ -208,7 +213,7 @@ class FactColumns(Sequence[Any]):
     def record_id(self, record: int) -> str:
         if not self.sealed:
             self.seal()
-        ids, start = self.call_ids, self.call_starts[record]
+        ids, start = self.call_ids, self.id_starts[self.call_keys[record]]
         return ids[start:ids.index(END, start)].decode(*_UTF8)
 
     def record_calls(self, first: int, code: int) -> tuple[ToolCallFact, ...]:
@@ -230,7 +235,8 @@ class FactColumns(Sequence[Any]):
         new = FactColumns.__new__(FactColumns)
         new.objects, new.codes = self.objects.copy(), self.codes[:]
         new.ids, new.parents, new.stamps, new.tool_at = self.ids, self.parents, self.stamps, self.tool_at
-        new.call_starts, new.call_marks, new.call_ids = self.call_starts, self.call_marks, self.call_ids
+        new.call_keys, new.call_marks, new.call_ids, new.id_starts = self.call_keys, self.call_marks, self.call_ids, \
+            self.id_starts
         new.names, new.name_numbers = self.names, self.name_numbers
         new.keyed, new.sealed, new.object_keys = self.keyed, self.sealed, dict(self.object_keys)
         return new
@@ -298,7 +304,7 @@ class FactColumns(Sequence[Any]):
         if not self.sealed:
             self.seal()
         if code != OBJECT:
-            return self.call_starts[self.tool_at[line]] if code & ROLE == TOOL_RESULT else None
+            return self.call_keys[self.tool_at[line]] if code & ROLE == TOOL_RESULT else None
         if self.keyed:
             keys = self.object_keys.get(line)
             return None if keys is None else keys[1]

@@ -611,14 +611,30 @@ class ElyraModel:
         first on the path)."""
         pair_depth = 0
         repeated = False
-        # the results' ids seen: in a keyed store a byte at each id's start (a set of the starts took 31 bytes a
-        # line of the pi-written benchmark at the peak, this 11), else (and an id the store does not hold) a set
-        answered = bytearray(len(facts.call_ids) + 1) if facts.keyed else None
-        result_ids: set[int | str | None] = set()
+        facts.seal()
+        keyed, object_keys = facts.keyed, facts.object_keys
+        answered: bytearray | None = None
+        """In a keyed store, a byte a key: whether a result with that id has been seen (`result_ids` otherwise)."""
+        result_ids: set[Any] = set()
+        open_calls: Any = {}
+        """call id (its key) -> the packed open call, or a stack of them once two calls share the id: in a keyed
+        store a list by key (8 bytes a distinct id, where a dictionary took 37 bytes a line of the pi-written
+        benchmark at the peak), else a dictionary."""
+        extra: dict[Any, int] = {}
+        if keyed:
+            # every key an int: the ids of lines replaced after the fill that the store does not hold get the
+            # numbers after its own
+            size = len(facts.id_starts)
+            extra = {key: size + number for number, key in enumerate(dict.fromkeys(
+                key for held in object_keys.values() for key in (*held[0], held[1]) if type(key) is str))}
+            if extra:
+                object_keys = {line: (tuple(extra.get(key, key) for key in calls), extra.get(answer, answer))
+                               for line, (calls, answer) in object_keys.items()}
+            open_calls = [None] * (size + len(extra))
+            answered = bytearray(size + len(extra))
+        look_up = open_calls.__getitem__ if keyed else open_calls.get
         tools = self.tool_lines if self.order is self.entry_lines \
             else sorted((line for line in self.tool_lines if pre[line] != NONE), key=pre.__getitem__)
-        open_calls: dict[int | str | None, Any] = {}
-        """call id (its key) -> the packed open call, or a stack of them once two calls share the id."""
         shadows_answered: dict[int | str | None, int] = {}
         """call id with a stack -> how many calls at its bottom have their first answer already: a result answers
         every open call with its id, and visiting those again for each result made a file whose calls all share
@@ -631,11 +647,9 @@ class ElyraModel:
         late = self.early
         calls: list[int] = []
         bits = BLOCK_BITS
-        facts.seal()
-        codes, objects, tool_at, starts, marks = facts.codes, facts.objects, facts.tool_at, facts.call_starts, \
+        codes, objects, tool_at, keys, marks = facts.codes, facts.objects, facts.tool_at, facts.call_keys, \
             facts.call_marks
-        keyed, object_keys = facts.keyed, facts.object_keys
-        # a call id is known by its key (`FactColumns.call_key`: an int for the ids of the columns), or itself
+        # a call id is known by its key (`FactColumns.call_key`) in a keyed store, else by itself
         for line in tools:
             here = pre[line]
             code = codes[line]
@@ -645,9 +659,9 @@ class ElyraModel:
                 if code & ROLE != ASSISTANT:
                     found = None
                 elif code >> COUNT_SHIFT == 1:  # most messages make one call
-                    found = ((starts[at], marks[at] >> 8),)
+                    found = ((keys[at], marks[at] >> 8),)
                 else:
-                    found = [(starts[record], marks[record] >> 8) for record in range(at, at + (code >> COUNT_SHIFT))]
+                    found = [(keys[record], marks[record] >> 8) for record in range(at, at + (code >> COUNT_SHIFT))]
             elif not (listed := objects[line].tool_calls):
                 found = None
             elif keyed:
@@ -660,7 +674,7 @@ class ElyraModel:
                 for call_id, index in found:
                     made = line << bits | index
                     calls.append(made)
-                    known = open_calls.get(call_id)
+                    known = look_up(call_id)
                     if known is None:
                         open_calls[call_id] = made
                     else:
@@ -681,8 +695,8 @@ class ElyraModel:
                         for result in above:
                             late.setdefault(result, made)
                 continue
-            call_id = starts[at] if code else object_keys[line][1] if keyed else objects[line].tool_call_id
-            if answered is not None and call_id.__class__ is int:
+            call_id = keys[at] if code else object_keys[line][1] if keyed else objects[line].tool_call_id
+            if answered is not None:
                 if answered[call_id]:
                     repeated = True
                 answered[call_id] = 1
@@ -690,7 +704,7 @@ class ElyraModel:
                 repeated = True
             else:
                 result_ids.add(call_id)
-            known = open_calls.get(call_id)
+            known = look_up(call_id)
             if type(known) is int:
                 packed = known if ends[pre[known >> bits]] > here else None
             else:
@@ -746,8 +760,9 @@ class ElyraModel:
         self.unique_pairs = not repeated
         """Whether every tool call id and every result's toolCallId is used once: then each result has one
         candidate call, and which way they are related on the tree decides everything (see `with_entry`)."""
-        self.loose: dict[int, int | None] = {line: open_calls.get(facts.call_key_of(line)) for line in unpaired} \
-            if self.unique_pairs else {}
+        self.loose: dict[int, int | None] = {
+            line: None if (key := facts.call_key_of(line)) is None else look_up(extra.get(key, key))
+            for line in unpaired} if self.unique_pairs else {}
         """With `unique_pairs`: each result that answers no call above it -> the packed call with its id (None:
         there is none)."""
         self.pair_depth = pair_depth
