@@ -183,17 +183,18 @@ class FactColumns(Sequence[Any]):
         self.sealed = True
         pending = [b""]  # record 0
         pending += bytes(self.call_ids).split(b"\xff")[:-1]
-        objects = [found.encode(*_UTF8) for keys in self.object_keys.values() for found in (*keys[0], keys[1])
-                   if found is not None]
-        unique = list(dict.fromkeys(itertools.chain(pending, objects)))
+        objects = {line: (tuple(found.encode(*_UTF8) for found in calls), None if answered is None else
+                          answered.encode(*_UTF8)) for line, (calls, answered) in self.object_keys.items()}
+        held = [found for calls, answered in objects.values() for found in (*calls, answered) if found is not None]
+        unique = list(dict.fromkeys(itertools.chain(pending, held)))
         self.call_ids = bytearray(b"\xff".join(unique) + b"\xff")
         sizes = map((1).__add__, map(len, itertools.islice(unique, len(unique) - 1)))
         self.id_starts = array("I" if len(self.call_ids) < 1 << 32 else U64, itertools.accumulate(sizes, initial=0))
         key_of = dict(zip(unique, itertools.count()))
         self.call_keys = array("I", map(key_of.__getitem__, pending))
-        self.object_keys = {line: (tuple(key_of[found.encode(*_UTF8)] for found in calls), None if answered is None
-                                   else key_of[answered.encode(*_UTF8)])
-                            for line, (calls, answered) in self.object_keys.items()}
+        self.object_keys = {line: (tuple(map(key_of.__getitem__, calls)),
+                                   None if answered is None else key_of[answered])
+                            for line, (calls, answered) in objects.items()}
 
     def writer(self) -> Writer:
         """What the file pass writes a plain message with, each the `append` of a column (`codes`, `ids`,

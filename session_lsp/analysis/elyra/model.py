@@ -776,15 +776,12 @@ class ElyraModel:
         codes, tool_at, marks = facts.codes, facts.tool_at, facts.call_marks
         call_line, block = packed >> BLOCK_BITS, packed & BLOCK_MASK
         code = codes[call_line]
-        # no call a pair but this one: it runs for every pair of a large file
+        # loops, not a call a pair: this runs for every pair of a large file (`_pair_calls` compares two lines in
+        # the columns itself)
         if code:  # a plain assistant message in the columns: its stop reason is never a failed one
             record = tool_at[call_line]
             while marks[record] >> 8 != block:  # the call is one of the line's records
                 record += 1
-            if codes[line]:  # both in the columns: one name, one number
-                if (marks[record] ^ marks[tool_at[line]]) & 0xFF:
-                    insort(misnamed, line)
-                return
             call_name: str | None = facts.names[marks[record] & 0xFF]
         else:
             assistant = facts.objects[call_line]
