@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,6 +137,8 @@ def find(folder: str) -> str | None:
 def _has_table(pyproject: str) -> bool:
     """Whether a pyproject.toml has `[tool.session-lsp]`; one that cannot be read or parsed is the error of the
     run that uses it, so it is reported when it does."""
+    import tomllib  # here: a check with no configuration file above it never parses TOML
+
     try:
         with open(pyproject, "rb") as handle:
             data = tomllib.load(handle)
@@ -158,6 +159,8 @@ def _head(path: str) -> bytes:
 def load(path: str) -> Config:
     """The configuration in a file (a `.session-lsp.toml`'s top level, or a `pyproject.toml`'s
     `[tool.session-lsp]`); ConfigError when it cannot be read or holds something this version cannot use."""
+    import tomllib  # here, as in `_has_table`
+
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)

@@ -17,7 +17,6 @@ from typing import IO
 
 import msgspec
 
-from . import atomic
 from .analysis import Options
 from .analysis.document import analyze_bytes
 from .analysis.fixing import Fix
@@ -101,6 +100,8 @@ class FixRun:
         """Standard input as fixed (what the check after the fix reads)."""
 
     def file(self, name: str, path: str, chosen: RuleFilter, pi_version: str) -> None:
+        from . import atomic  # here: its temporary files load shutil and random, which `check` never needs
+
         try:
             data, status = atomic.read(path)
         except NotReadable as error:

@@ -8,7 +8,7 @@ from array import array
 from hypothesis import given
 from hypothesis import strategies as st
 
-from session_lsp.analysis.columns import ColumnMap, counting, cut_and_insert, shift
+from session_lsp.analysis.columns import LOW, PART, ColumnMap, counting, cut_and_insert, shift
 
 LIMIT = 2**31 - 1
 
@@ -62,35 +62,39 @@ def test_counting_equals_a_range(start: int, count: int) -> None:
 LINES = 6
 VALUES = [-1, 0, 1, 7, 2**31, 2**32 - 2, 2**32 - 1, 2**40, 2**64 - 2, 2**64 - 1]
 """Around what a slot holds: from 0, below 2**32 with a shift, below 2**64 - 1 without."""
-OPERATIONS = st.lists(st.tuples(st.sampled_from(["set", "delete"]), st.integers(0, LINES + 1), st.integers(0, 3),
-                                st.sampled_from(VALUES)), max_size=60)
+OPERATIONS = st.lists(st.tuples(st.sampled_from(["set", "claim", "slot", "delete"]), st.integers(0, LINES + 1),
+                                st.integers(0, 3), st.sampled_from(VALUES)), max_size=60)
 
 
-@given(st.sampled_from([0, 20]), OPERATIONS, st.booleans())
-def test_a_column_map_is_the_dictionary_it_stands_for(shift_by: int, operations: list[tuple[str, int, int, int]],
-                                                      built: bool) -> None:
+@given(st.sampled_from([0, 20]), OPERATIONS)
+def test_a_column_map_is_the_dictionary_it_stands_for(shift_by: int,
+                                                      operations: list[tuple[str, int, int, int]]) -> None:
     """Keys `line << shift | part` on and past the lines it has slots for, parts that share a line's slot, values
-    too large for a slot with a part; set and deleted in any order, or built from a dictionary at once (`of`)."""
+    too large for a slot with a part; set, claimed (`claim`, a first value kept), written into an empty slot as
+    the pairing writes a new key (`slots`, then `recount`) and deleted, in any order."""
     table: dict[int, int] = {}
+    mapped = ColumnMap(LINES, shift_by)
     for action, line, part, value in operations:
         key = line << shift_by | (part if shift_by else 0)
         if action == "set":
-            table[key] = value
-        else:
-            table.pop(key, None)
-    mapped = ColumnMap.of(table, LINES, shift_by) if built else ColumnMap(LINES, shift_by)
-    if not built:
-        for action, line, part, value in operations:
-            key = line << shift_by | (part if shift_by else 0)
-            if action == "set":
-                mapped[key] = value
-            elif key in mapped:
-                del mapped[key]
+            table[key] = mapped[key] = value
+        elif action == "claim":
+            assert mapped.claim(key, value) == table.get(key)
+            table.setdefault(key, value)
+        elif action == "slot":
+            if line < LINES and not mapped.slots[line] and key not in table and 0 <= value < (LOW if shift_by else
+                                                                                              2**64 - 1):
+                mapped.slots[line] = (part << PART | value + 1) if shift_by else value + 1
+                mapped.recount()
+                table[key] = value
+        elif key in mapped:
+            del mapped[key]
+            del table[key]
     assert dict(mapped.items()) == table and len(mapped) == len(table)
-    for line in range(LINES + 2):
-        for part in range(4):
-            key = line << shift_by | part
-            assert mapped.get(key) == table.get(key) and (key in mapped) == (key in table)
+    keys = [line << shift_by | part for line in range(LINES + 2) for part in range(4)]
+    for key in keys:
+        assert mapped.get(key) == table.get(key) and (key in mapped) == (key in table)
+    assert mapped.missing(keys) == [key for key in keys if key not in table]
 
 
 def test_a_column_map_over_a_filled_column_reads_it() -> None:

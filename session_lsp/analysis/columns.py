@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, MutableMapping
 from itertools import compress, count
 from typing import TypeVar
 
@@ -82,20 +82,45 @@ class ColumnMap(MutableMapping[int, int]):
         new._column, new._size = column, len(column) - column.count(0)
         return new
 
-    @classmethod
-    def of(cls, table: Mapping[int, int], lines: int, shift: int) -> ColumnMap:
-        """`table` as a ColumnMap, its slots set in one loop (a method call a key would cost more than the loop
-        that built `table`)."""
-        new = cls(lines, shift)
-        column, others, mask = new._column, new._others, new._mask
-        for key, value in table.items():
-            line = key >> shift
-            if 0 <= line < lines and not column[line] and 0 <= value < (_LOW if shift else _FULL):
-                column[line] = (key & mask) << _PART | (value + 1) if shift else value + 1
-            else:
-                others[key] = value
-        new._size = len(table)
-        return new
+    def claim(self, key: int, value: int) -> int | None:
+        """`key`'s value; None when it had none, and then it is `value` (a pairing's first answers, set once each:
+        one call a key, where `get` and a set would be two)."""
+        shift, column = self._shift, self._column
+        line = key >> shift
+        if 0 <= line < len(column):
+            found = column[line]
+            if not found:
+                if 0 <= value < (LOW if shift else _FULL) and (not self._others or key not in self._others):
+                    column[line] = (key & self._mask) << PART | value + 1 if shift else value + 1
+                    self._size += 1
+                    return None
+            elif not shift:
+                return found - 1
+            elif found >> PART == key & self._mask:
+                return (found & LOW) - 1
+        given = self._others.get(key)
+        if given is None:  # no slot can hold it: out of the lines, a value too large, or another part in the slot
+            self._others[key] = value
+            self._size += 1
+        return given
+
+    @property
+    def slots(self) -> array[int]:
+        """The slot a line (of a key with a part: part << PART | value + 1, the value below LOW), for a loop over a
+        million keys that sets them inline (a method call a key would cost more than the loop) and calls `recount`
+        when it is done. A key goes to the dictionary only when its line's slot holds another part, so a loop that
+        only adds keys may take an empty slot for one its key is not in."""
+        return self._column
+
+    def recount(self) -> None:
+        self._size = len(self._column) - self._column.count(0) + len(self._others)
+
+    def missing(self, keys: Iterable[int]) -> list[int]:
+        """The keys among `keys` that the mapping does not hold, in their order, in one loop (not a call a key)."""
+        shift, column, mask, others = self._shift, self._column, self._mask, self._others
+        size = len(column)
+        return [key for key in keys if not (0 <= (line := key >> shift) < size and (found := column[line]) and (
+            not shift or found >> PART == key & mask)) and key not in others]
 
     def _slot(self, key: object) -> int:
         """The line whose slot `key` may have, or -1 when only the dictionary can hold it."""
@@ -110,8 +135,8 @@ class ColumnMap(MutableMapping[int, int]):
             if not self._shift:
                 if found:
                     return found - 1
-            elif found and found >> _PART == key & self._mask:
-                return (found & _LOW) - 1
+            elif found and found >> PART == key & self._mask:
+                return (found & LOW) - 1
         return self._others.get(key, default)
 
     def __getitem__(self, key: int) -> int:
@@ -128,11 +153,11 @@ class ColumnMap(MutableMapping[int, int]):
         if line >= 0:
             found, shift = self._column[line], self._shift
             part = key & self._mask
-            holds = bool(found) and (not shift or found >> _PART == part)
-            if (not found or holds) and 0 <= value < (_LOW if shift else _FULL):
+            holds = bool(found) and (not shift or found >> PART == part)
+            if (not found or holds) and 0 <= value < (LOW if shift else _FULL):
                 if not found and self._others.pop(key, None) is None:
                     self._size += 1
-                self._column[line] = part << _PART | (value + 1) if shift else value + 1
+                self._column[line] = part << PART | (value + 1) if shift else value + 1
                 return
             if holds:  # a value the slot cannot hold: the key moves to the dictionary
                 self._column[line] = 0
@@ -145,7 +170,7 @@ class ColumnMap(MutableMapping[int, int]):
         line = self._slot(key)
         if line >= 0:
             found = self._column[line]
-            if found and (not self._shift or found >> _PART == key & self._mask):
+            if found and (not self._shift or found >> PART == key & self._mask):
                 self._column[line] = 0
                 self._size -= 1
                 return
@@ -155,14 +180,14 @@ class ColumnMap(MutableMapping[int, int]):
     def __iter__(self) -> Iterator[int]:
         shift, column = self._shift, self._column
         for line in compress(count(), column):
-            yield line << shift | (column[line] >> _PART if shift else 0)
+            yield line << shift | (column[line] >> PART if shift else 0)
         yield from self._others
 
     def __len__(self) -> int:
         return self._size
 
 
-_PART = 32
-_LOW = (1 << _PART) - 1
+PART = 32
+LOW = (1 << PART) - 1
 _FULL = (1 << 64) - 1
 """A slot of a `ColumnMap` with a shift: the key's part above bit 32, the value + 1 below it."""

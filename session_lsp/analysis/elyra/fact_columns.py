@@ -176,22 +176,31 @@ class FactColumns(Sequence[Any]):
         stopped early), and nothing may be written into it afterwards.
         At C speed, and the ids are objects only here, made and dropped together: a string a call kept through the
         line pass left the memory it took scattered among what the line pass keeps, where the link pass could not
-        use it (a 1 GB check's peak was 570 MiB that way, 469 MiB this way, in one run each; README, "tool calls
-        as records")."""
+        use it (README, "tool calls as records"). The records' array goes before their ids are objects, one
+        dictionary numbers the distinct ids in place, and the new array is joined in parts (a join holds 80 bytes
+        a part while it runs): in a 1 GB check this step's peak was 326 MiB, now 270 (benchmarks/phase_memory.py)."""
         if self.sealed:
             return
         self.sealed = True
-        pending = [b""]  # record 0
-        pending += bytes(self.call_ids).split(b"\xff")[:-1]
+        data = b"\xff" + self.call_ids
+        self.call_ids = bytearray()  # its copy is `data`: the array's memory goes before the ids are split
+        pending = data.split(b"\xff")
+        del data
+        pending.pop()  # after the last id's END; the first item, before record 1's id, stands for record 0
         objects = {line: (tuple(found.encode(*_UTF8) for found in calls), None if answered is None else
                           answered.encode(*_UTF8)) for line, (calls, answered) in self.object_keys.items()}
         held = [found for calls, answered in objects.values() for found in (*calls, answered) if found is not None]
-        unique = list(dict.fromkeys(itertools.chain(pending, held)))
-        self.call_ids = bytearray(b"\xff".join(unique) + b"\xff")
-        sizes = map((1).__add__, map(len, itertools.islice(unique, len(unique) - 1)))
-        self.id_starts = array("I" if len(self.call_ids) < 1 << 32 else U64, itertools.accumulate(sizes, initial=0))
-        key_of = dict(zip(unique, itertools.count()))
+        key_of = dict.fromkeys(itertools.chain(pending, held), 0)
+        key_of.update(zip(key_of, itertools.count()))  # each id's number, in place: values change, keys do not
         self.call_keys = array("I", map(key_of.__getitem__, pending))
+        del pending
+        self.call_ids = ids = bytearray()
+        distinct = iter(key_of)
+        while chunk := tuple(itertools.islice(distinct, 4096)):
+            ids += b"\xff".join(chunk)
+            ids.append(END)
+        sizes = map((1).__add__, map(len, itertools.islice(key_of, len(key_of) - 1)))
+        self.id_starts = array("I" if len(self.call_ids) < 1 << 32 else U64, itertools.accumulate(sizes, initial=0))
         self.object_keys = {line: (tuple(map(key_of.__getitem__, calls)),
                                    None if answered is None else key_of[answered])
                             for line, (calls, answered) in objects.items()}

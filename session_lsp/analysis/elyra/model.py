@@ -27,7 +27,7 @@ from typing import Any, overload
 
 import msgspec
 
-from ..columns import U64, ColumnMap, counting, cut_and_insert, line_column, shift
+from ..columns import LOW, PART, U64, ColumnMap, counting, cut_and_insert, line_column, shift
 from ..jsonscan import Path
 from ..layered import Layered
 from ..lines import LineKind
@@ -595,7 +595,10 @@ class ElyraModel:
         facts, depths, pre, ends = self.line_facts, self.depth_at, self.pre, self.end_at
         result_column = array(U64, bytes(8 * self._size))
         """Per line: the packed call + 1 its result answers (0: none), `result_calls` once built."""
-        first_answer: dict[int, int] = {}
+        first = ColumnMap(self._size, BLOCK_BITS)
+        """packed call -> the first result (in depth-first order) that answers it, `first_results` once built: a
+        slot a call line (a dictionary of the pairs took 23 bytes a line of a generated session at the peak)."""
+        first_answer, first_slots = first.claim, first.slots
         self.more_results: dict[int, list[int]] = {}
         """packed call -> the further results answering it (other branches, or duplicates)."""
         self.repeated_calls: list[tuple[int, int]] = []
@@ -713,17 +716,18 @@ class ElyraModel:
                 packed = known[-1] if known else None
                 if known:  # pi matches by id: this answers the open calls under the top too (each encloses the next)
                     for shadowed in known[min(shadows_answered.get(call_id, 0), len(known)):-1]:
-                        first_answer.setdefault(shadowed, line)
+                        first_answer(shadowed, line)
                     shadows_answered[call_id] = len(known) - 1
             if packed is None:
                 unpaired.append(line)
                 waiting.setdefault(call_id, []).append(line)
                 continue
-            apart = depths[here] - depths[pre[packed >> bits]]
+            call_line = packed >> bits
+            apart = depths[here] - depths[pre[call_line]]
             if apart > pair_depth:
                 pair_depth = apart
             result_column[line] = packed + 1
-            if code and codes[call_line := packed >> bits]:  # `_compare` of two lines in the columns, inline
+            if code and codes[call_line]:  # `_compare` of two lines in the columns, inline
                 record, block = tool_at[call_line], packed & BLOCK_MASK
                 while marks[record] >> 8 != block:
                     record += 1
@@ -731,9 +735,12 @@ class ElyraModel:
                     insort(self.misnamed, line)
             else:
                 self._compare(line, packed, self.dropped, self.misnamed)
-            given = first_answer.get(packed)
+            slot = first_slots[call_line]
+            if not slot:  # the first answer of the first call of the line answered (`first.claim`, inline)
+                first_slots[call_line] = (packed & BLOCK_MASK) << PART | line + 1
+                continue
+            given = (slot & LOW) - 1 if slot >> PART == packed & BLOCK_MASK else first_answer(packed, line)
             if given is None:
-                first_answer[packed] = line
                 continue
             more_results.setdefault(packed, []).append(line)
             stack = answers.setdefault(packed, [given])
@@ -744,18 +751,17 @@ class ElyraModel:
             stack.append(line)
         for line, packed in late.items():
             result_column[line] = packed + 1
-            if packed in first_answer:
+            if first_answer(packed, line) is not None:
                 more_results.setdefault(packed, []).append(line)
-            else:
-                first_answer[packed] = line
         self.orphans = sorted(line for line in unpaired if line not in late)
         """Results whose id no call on their path has, above or below them."""
-        self.unanswered: list[int] = [packed for packed in calls if packed not in first_answer]
+        first.recount()
+        self.unanswered: list[int] = first.missing(calls) if len(first) < len(calls) else []
         """The packed calls no result answers."""
         self.result_calls: MutableMapping[int, int] = ColumnMap.over(result_column)
         """toolResult line -> the packed call it answers: the nearest open one above it, else (see `early`) the
         first one below it."""
-        self.first_results: MutableMapping[int, int] = ColumnMap.of(first_answer, self._size, BLOCK_BITS)
+        self.first_results: MutableMapping[int, int] = first
         """packed call -> the first result (in depth-first order) that answers it."""
         self.unique_pairs = not repeated
         """Whether every tool call id and every result's toolCallId is used once: then each result has one

@@ -4,7 +4,6 @@ the model, because the CLI makes every format's sample to list the formats that 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from hashlib import sha256
 from typing import Any
 
 import msgspec
@@ -24,6 +23,8 @@ def timestamp(now: datetime) -> str:
 
 def uuid7(now: datetime) -> str:
     """A UUID of version 7, as pi makes session ids: the time in milliseconds, then bits derived from it."""
+    from hashlib import sha256  # here: it loads OpenSSL, which a check never needs (the link pass imports this module)
+
     stamp = millis(now)
     rest = sha256(str(stamp).encode()).hexdigest()
     raw = f"{stamp & (2 ** 48 - 1):012x}7{rest[:3]}{'89ab'[int(rest[3], 16) % 4]}{rest[4:19]}"
@@ -32,6 +33,8 @@ def uuid7(now: datetime) -> str:
 
 def sample(now: datetime) -> list[str]:
     """A minimal v3 session, as pi writes one: the header, a prompt and its answer (for `session-lsp new`)."""
+    from hashlib import sha256  # here, as in `uuid7`
+
     session = uuid7(now)
     user, answer = (sha256(f"{session}/{n}".encode()).hexdigest()[:8] for n in (1, 2))
     later = [now + timedelta(seconds=n) for n in (1, 2)]
