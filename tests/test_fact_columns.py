@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import analyze_bytes
 from session_lsp.analysis.elyra.fact_columns import FactColumns, stamp_key, stamp_text
+from session_lsp.analysis.elyra.id_index import IdIndex
 from session_lsp.analysis.elyra.line_pass import LineState, analyze_lines
 from session_lsp.analysis.elyra.model import ElyraModel
 from session_lsp.analysis.formats import detect
@@ -254,3 +255,51 @@ def test_a_store_whose_file_pass_stopped_early_is_read_all_the_same() -> None:
     whole = analyze_bytes(("\n".join(lines[:3])).encode(), Options(titles=False))
     assert [store[line] for line in range(3)] == list(facts_of(whole.results))
     assert store.sealed and store.call_key_of(2) == store.call_keys[store.tool_at[1]]
+
+
+def test_the_id_index_of_a_list_of_objects_reads_no_ids_for_its_pass_over_a_column() -> None:
+    """A document whose lines are all objects (the server's) has no id column to pass over: `resolve` must not read
+    the ids it is handed (an open of 100,000 entries made and dropped that many integers, 40 ms of its link model)."""
+    read: list[int | None] = []
+
+    def keys() -> Any:
+        for key in (1, 2, None):
+            read.append(key)
+            yield key
+
+    objects = IdIndex(FactColumns.wrap([None, None]), {"00000001": 1})
+    objects.resolve(keys())
+    assert read == [] and objects.get("00000001") == 1
+    store = FactColumns()
+    store.append(None)
+    store.ids[0], store.codes[0] = 1, 1
+    columns = IdIndex(store, {})
+    columns.resolve(keys())
+    assert read == [1, 2, None] and columns.get("00000001") == 0
+
+
+def test_a_store_of_thousands_of_call_ids_numbers_each_once() -> None:
+    """The seal numbers the distinct call ids and joins them 4,096 at a time: past two such parts, with ids used
+    twice, every record keeps its id and equal ids share a key."""
+    lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
+    parent = None
+    for turn in range(3000):
+        calls = [f"call-{turn}-{index}" if turn % 100 else "call-again" for index in range(3)]
+        message = {"role": "assistant", "api": "a", "provider": "p", "model": "m", "usage": USAGE,
+                   "stopReason": "toolUse", "timestamp": 1,
+                   "content": [{"type": "toolCall", "id": call, "name": "read", "arguments": {}} for call in calls]}
+        for role, content in (("assistant", message), *(("result", call) for call in calls)):
+            entry_id = f"{len(lines):08x}"
+            if role == "result":
+                content = {"role": "toolResult", "toolCallId": content, "toolName": "read", "content": [],
+                           "isError": False, "timestamp": 1}
+            lines.append(json.dumps({"type": "message", "id": entry_id, "parentId": parent,
+                                     "timestamp": "2026-03-01T09:15:00.000Z", "message": content}))
+            parent = entry_id
+    columns = _same_to_every_reader(("\n".join(lines) + "\n").encode())
+    distinct = bytes(columns.call_ids).split(b"\xff")[:-1]
+    assert len(distinct) == len(set(distinct)) == 1 + 2970 * 3 + 1  # record 0's empty id, and "call-again"
+    records = range(1, len(columns.call_keys))
+    assert {columns.record_id(record) for record in records} == {found.decode() for found in distinct[1:]}
+    again = [record for record in records if columns.record_id(record) == "call-again"]
+    assert len(again) == 30 * 3 * 2 and len({columns.call_keys[record] for record in again}) == 1
