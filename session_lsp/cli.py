@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from typing import IO, Any, NoReturn, overload
 
@@ -957,7 +957,9 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, hard_exit: bool = False) -> int:
+    """Run the command line `argv` (default: the process's) and return its exit status. `hard_exit`: the program's
+    own call, which ends the process once the command is done (`_end`), but for the language server."""
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
@@ -966,6 +968,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         culprit = subcommands.choices.get(args.command, parser) if args.command else parser
         culprit.error(f"unrecognized arguments: {' '.join(unknown)}")
     run: Callable[[argparse.Namespace], int] = getattr(args, "run", serve)
+    status = _status(run, args)
+    if hard_exit and run is not serve:
+        _end(status)
+    return status
+
+
+def entry() -> int:
+    """The `session-lsp` program."""
+    return main(hard_exit=True)
+
+
+def _end(status: int) -> NoReturn:
+    """End the process without the interpreter's teardown, as mypy ends: freeing every module's objects one by one
+    took 15 ms of a small file's `check` and 30 ms of a 50 MB one's. A command has written everything by then (`fix`
+    has renamed its files into place, `-j`'s workers are joined): only the streams' buffers are left to flush."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away before the last of the output: as `_status` ends on it
+        status = EXIT_FOUND
+    with suppress(OSError):
+        sys.stderr.flush()
+    os._exit(status)
+
+
+def _status(run: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     try:
         return run(args)
     except UsageError as error:

@@ -415,7 +415,10 @@ def test_serve_refuses_a_bad_tcp_address(value: str, capsys: pytest.CaptureFixtu
 
 
 def test_python_dash_m_is_the_same_command_and_check_does_not_load_the_server(broken: Path) -> None:
-    probe = ("import runpy, sys\n"
+    probe = ("import os, runpy, sys\n"
+             "def ended(status):\n"
+             "    raise SystemExit(status)\n"
+             "os._exit = ended  # how the program ends (without the interpreter's teardown), caught to look inside\n"
              "sys.argv = ['session_lsp', 'check', '--format', 'json', '--min-severity', 'hint', sys.argv[1]]\n"
              "try:\n"
              "    runpy.run_module('session_lsp', run_name='__main__')\n"
@@ -433,6 +436,21 @@ def test_the_installed_script_runs(broken: Path) -> None:
                             text=True, timeout=60)
     assert result.returncode == cli.EXIT_FOUND
     assert result.stdout.splitlines()[:2] == [str(broken), f"  5:46 error ELY042 {core(broken)[-1].message}"]
+
+
+def test_a_reader_gone_before_the_output_is_flushed_ends_the_program_quietly(broken: Path) -> None:
+    """`session-lsp check FILE | head` where `head` has gone before the output is written: the program ends without a
+    word on stderr and with status 1, the process's own (it ends without the interpreter's teardown, which is where
+    Python would complain of the pipe and make the status 120)."""
+    script = Path(sys.executable).with_name("session-lsp")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = subprocess.run([str(script), "check", "--select", "ELY042", str(broken)], stdout=write,
+                                stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert (result.returncode, result.stderr) == (cli.EXIT_FOUND, "")
 
 
 def test_a_file_named_twice_is_checked_once(capsys: pytest.CaptureFixture[str], broken: Path) -> None:
