@@ -1,10 +1,10 @@
 // What one real pi release does with session files, as JSON Lines on stdout (one object per file, in order).
 // Usage: node oracle.mjs RELEASE_DIR < files.json   (files.json: [{"path": ..., "timeoutMs": ...}, ...])
 // RELEASE_DIR is node_modules/pi073 (run on node >= 20) or node_modules/pi16 (run on node22's binary).
-// Each file is copied to a fresh temp dir and opened there with SessionManager.open, the call pi makes on resume,
-// then buildSessionContext, convertToLlm and transformMessages (what the provider is sent), then getTree. The work
-// runs in a worker thread: a parent cycle makes pi spin forever, so a worker that overruns its time is terminated
-// and the file reported as a hang in the phase it reached.
+// Each file is copied to a fresh temp dir (inside one removed at the end) and opened there with SessionManager.open,
+// the call pi makes on resume, then buildSessionContext, convertToLlm and transformMessages (what the provider is
+// sent), then getTree. The work runs in a worker thread: a parent cycle makes pi spin forever, so a worker that
+// overruns its time is terminated and the file reported as a hang in the phase it reached.
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +24,7 @@ function findModule(releaseDir, names) {
 }
 
 async function workerMain() {
-  const releaseDir = workerData.releaseDir;
+  const { releaseDir, root } = workerData;
   // Record which line text each parsed object came from, so pi's entries can be mapped back to file lines.
   const origin = new WeakMap();
   const parse = JSON.parse;
@@ -42,7 +42,7 @@ async function workerMain() {
   const model = { id: "oracle", provider: "oracle", api: "oracle", input: ["text", "image"] };
   parentPort.postMessage({ ready: true });
   parentPort.on("message", ({ path }) => {
-    const dir = mkdtempSync(join(tmpdir(), "pi-oracle-"));
+    const dir = mkdtempSync(join(root, "file-"));
     const copy = join(dir, basename(path));
     copyFileSync(path, copy);
     const before = readFileSync(copy);
@@ -120,8 +120,8 @@ async function workerMain() {
   });
 }
 
-function startWorker(releaseDir) {
-  const worker = new Worker(here, { workerData: { releaseDir } });
+function startWorker(releaseDir, root) {
+  const worker = new Worker(here, { workerData: { releaseDir, root } });
   const ready = new Promise((resolveReady, reject) => {
     worker.once("message", () => resolveReady());
     worker.once("error", reject);
@@ -132,7 +132,17 @@ function startWorker(releaseDir) {
 async function main() {
   const releaseDir = resolve(process.argv[2]);
   const files = JSON.parse(readFileSync(0, "utf8"));
-  let current = startWorker(releaseDir);
+  // Every file's temp dir is made in this one, removed at the end: a worker terminated in a hang leaves its own.
+  const root = mkdtempSync(join(tmpdir(), "pi-oracle-"));
+  try {
+    await oracle(releaseDir, root, files);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function oracle(releaseDir, root, files) {
+  let current = startWorker(releaseDir, root);
   await current.ready;
   for (const { path, timeoutMs } of files) {
     const result = await new Promise((resolveFile) => {
@@ -156,7 +166,7 @@ async function main() {
     });
     process.stdout.write(JSON.stringify({ path, ...result }) + "\n");
     if (current === null) {
-      current = startWorker(releaseDir);
+      current = startWorker(releaseDir, root);
       await current.ready;
     }
   }
