@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
-from typing import IO, Any, NoReturn, overload
+from typing import IO, Any, NoReturn
 
 import msgspec
 
@@ -685,35 +685,10 @@ def format_names(has: Callable[[Format], bool]) -> dict[str, Format]:
     return names
 
 
-def _has_sample(face: Format) -> bool:
-    return bool(face.sample(datetime.now(UTC)))
-
-
-class _Lazy(Sequence[str]):
-    """An option's choices, made when argparse first reads them (the option given, or its help; with a `metavar`,
-    since argparse formats an option's choices when it is added): `new`'s build a session of every format, which
-    would cost every other command 3 ms of start-up."""
-
-    def __init__(self, make: Callable[[], Sequence[str]]) -> None:
-        self._make = make
-        self._made: Sequence[str] | None = None
-
-    def _names(self) -> Sequence[str]:
-        if self._made is None:
-            self._made = self._make()
-        return self._made
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._names()[index]
-
-    def __len__(self) -> int:
-        return len(self._names())
+def _is_session(face: Format) -> bool:
+    """A session format's face: each has a sample for `new` (the plain face's is empty). Asked of the face's place,
+    not of the sample, which would build a session of every format for any command's parser."""
+    return face in session_formats()
 
 
 def _has_schema(face: Format) -> bool:
@@ -722,7 +697,7 @@ def _has_schema(face: Format) -> bool:
 
 def new_session(args: argparse.Namespace) -> int:
     """A minimal valid session of a format, as its agent writes one, to start a fixture from."""
-    face = format_names(_has_sample)[args.format]
+    face = format_names(_is_session)[args.format]
     sys.stdout.write("".join(line + "\n" for line in face.sample(datetime.now(UTC))))
     return EXIT_CLEAN
 
@@ -937,9 +912,8 @@ def _more_commands(parser: argparse.ArgumentParser, commands: argparse._SubParse
     rule_parser.set_defaults(run=explain_rule)
 
     new_parser = commands.add_parser("new", help="print a minimal valid session of a format, to start a fixture from")
-    new_parser.add_argument("--format", required=True, metavar="FORMAT",
-                            choices=_Lazy(lambda: tuple(format_names(_has_sample))),
-                            help="the format: %(choices)s (pi and elyra are one)")
+    new_parser.add_argument("--format", required=True, choices=tuple(format_names(_is_session)),
+                            help="the format (pi and elyra are one)")
     new_parser.set_defaults(run=new_session)
     schema_parser = commands.add_parser("schema", help="print the JSON Schema of one line of a format",
                                         description="Print the JSON Schema (2020-12) of one line of a session file "

@@ -5,6 +5,7 @@ decodes with, which accepts every line the real agents wrote."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jsonschema
@@ -16,7 +17,7 @@ from session_lsp.analysis import Options, Severity, analyze
 from session_lsp.analysis.formats import FORMATS
 
 ROOT = Path(__file__).parent
-NEW = sorted(cli.format_names(cli._has_sample))
+NEW = sorted(cli.format_names(cli._is_session))
 SCHEMAS = sorted(cli.format_names(cli._has_schema))
 
 
@@ -28,8 +29,9 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 
 def test_every_format_with_a_schema_offers_a_new_session() -> None:
-    assert {face.kind for face in cli.format_names(cli._has_sample).values()} == \
+    assert {face.kind for face in cli.format_names(cli._is_session).values()} == \
         {kind for kind, face in FORMATS.items() if face.schema_root is not None}
+    assert all(face.sample(datetime.now(UTC)) for face in cli.format_names(cli._is_session).values())
     assert {"pi", "thndrs", "claude"} <= set(NEW)
 
 
@@ -37,7 +39,7 @@ def test_every_format_with_a_schema_offers_a_new_session() -> None:
 def test_new_prints_a_session_that_checks_without_a_warning(name: str, capsys: pytest.CaptureFixture[str],
                                                             tmp_path: Path) -> None:
     text = _run(capsys, "new", "--format", name)
-    face = cli.format_names(cli._has_sample)[name]
+    face = cli.format_names(cli._is_session)[name]
     document = analyze(text, Options())
     assert document.format.kind is face.kind
     assert len(document.lines) > 2 and text.endswith("\n")

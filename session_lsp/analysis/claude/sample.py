@@ -1,6 +1,5 @@
 """A minimal Claude Code session (`session-lsp new`) and the time Claude Code writes: apart from `editing.py`, which
-imports the line facts, because the CLI makes every format's sample to list the formats that have one, on every
-run."""
+imports the line facts, so that `session-lsp new` loads no more than the session it prints."""
 
 from __future__ import annotations
 

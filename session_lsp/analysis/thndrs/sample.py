@@ -1,5 +1,5 @@
 """A minimal thndrs session (`session-lsp new`) and the time thndrs writes: apart from `editing.py`, which imports the
-model, because the CLI makes every format's sample to list the formats that have one, on every run."""
+model, so that `session-lsp new` loads no more than the session it prints."""
 
 from __future__ import annotations
 
