@@ -6,17 +6,20 @@ magic number, whatever its name) is read as the text it holds: `uncompressed`.""
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import sys
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
 
 from .analysis import Span
 from .analysis.document import StreamedLines
 from .analysis.text import decode_line
+
+Part = TypeVar("Part")
 
 _NEWLINE = 1
 """The byte a line's "\\n" adds to its length."""
@@ -176,7 +179,8 @@ class FileLines(StreamedLines):
     Use it as a context manager: it closes the descriptor."""
 
     def __init__(self, path: str, max_bytes: int | None = None, chunk: int = CHUNK,
-                 max_line: int = LINE_LIMIT, digest: bool = False) -> None:
+                 max_line: int = LINE_LIMIT, digest: bool = False, split_sizes: range | None = None) -> None:
+        """`split_sizes`: the sizes in bytes of a file that may be split (`split`); None: none."""
         descriptor = open_regular(path, max_bytes)
         self.stored_size = os.fstat(descriptor).st_size
         """The file's size as stored (compressed, for a `.jsonl.zst`)."""
@@ -194,6 +198,13 @@ class FileLines(StreamedLines):
         self._bad: list[Span] = []
         self._streamed = False
         self._done = False
+        self._split_sizes = split_sizes
+        self._offset = 0
+        """The bytes streamed so far."""
+        self._stop: int | None = None
+        """Where the stream ends while another process reads the lines after it (`split`)."""
+        self._child: tuple[int, int] | None = None
+        """That process and the pipe its result comes through, until the result is taken."""
 
     def __enter__(self) -> FileLines:
         return self
@@ -203,6 +214,12 @@ class FileLines(StreamedLines):
         self.close()
 
     def close(self) -> None:
+        if self._child is not None:  # the stream was left early (an error): the process reading the rest is stopped
+            child, reader = self._child
+            self._child = None
+            os.close(reader)
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
         if self._descriptor >= 0:
             os.close(self._descriptor)
             self._descriptor = -1
@@ -224,11 +241,23 @@ class FileLines(StreamedLines):
         if self._streamed:
             raise RuntimeError("a file's lines are streamed once; read them back by number")
         self._streamed = True
-        size, pending = 0, bytearray()
+        return self._stream(0)
+
+    def _stream(self, offset: int) -> Iterator[str]:
+        """The lines from byte `offset` (a line's start) on, read with `pread` (a process forked by `split` shares
+        the descriptor's position); up to `_stop` while another process reads the lines after it."""
+        size, pending = offset, bytearray()
         dropped = -1
         """Bytes of a line too long to hold read so far, while its end is looked for (-1: none)."""
-        while chunk := os.read(self._descriptor, self._chunk):
+        while True:
+            stop = self._stop
+            if stop is not None and size == stop:  # a line starts at `stop`: nothing is pending
+                return
+            chunk = os.pread(self._descriptor, self._chunk if stop is None else min(self._chunk, stop - size), size)
+            if not chunk:
+                break
             size += len(chunk)
+            self._offset = size
             if self._stream_digest is not None:
                 self._stream_digest.update(chunk)
             if self._max_bytes is not None and size > self._max_bytes:
@@ -256,6 +285,68 @@ class FileLines(StreamedLines):
             yield self._dropped(dropped, last=True)
         else:
             yield from self._lines(bytes(pending), last=True)
+
+    def split(self, later: Callable[[Iterator[str]], Part]) -> Callable[[], Part] | None:
+        """The lines from the first line start past the file's middle go to a forked process, which runs `later`
+        on them while this one streams the lines before; the answer waits for that process and takes its result
+        (pickled through a pipe) with what it recorded of its lines (starts, invalid UTF-8, lines too long),
+        numbered after these. Should that process fail, the lines after are streamed and read here. None (the
+        stream goes on to the end): a file whose size is not in `split_sizes`, one digested as it is read, a
+        stream already past the middle, a platform without `fork`, or no line start in the second half's first
+        1 MiB."""
+        size = os.fstat(self._descriptor).st_size
+        if self._split_sizes is None or size not in self._split_sizes or self._stream_digest is not None \
+                or not hasattr(os, "fork") or self._done:
+            return None
+        middle = max(size // 2, self._offset)
+        cut = os.pread(self._descriptor, CHUNK, middle).find(b"\n")
+        if cut < 0 or middle + cut + 1 >= size:
+            return None
+        at = middle + cut + 1
+        reader, writer = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        child = os.fork()
+        if child == 0:  # pragma: no cover  (the forked process: coverage does not follow it)
+            self._read_later(later, at, reader, writer)
+        os.close(writer)
+        self._stop, self._child = at, (child, reader)
+
+        def result() -> Part:
+            import pickle
+
+            with open(reader, "rb") as pipe:
+                data = pipe.read()
+            _, status = os.waitpid(child, 0)
+            self._stop = self._child = None
+            if status == 0 and data:
+                value, starts, bad, long, end = pickle.loads(data)
+                first = len(self._starts) - 1
+                self._starts.extend(starts[1:])
+                self._bad.extend(Span(span.line + first, span.start, span.end_line + first, span.end) for span in bad)
+                self._long.update({line + first: length for line, length in long.items()})
+                self._end, self._done = end, True
+                return cast(Part, value)
+            return later(self._stream(at) if not self._done else iter(()))
+
+        return result
+
+    def _read_later(self, later: Callable[[Iterator[str]], object], at: int, reader: int, writer: int) -> NoReturn:
+        """In the forked process: `later` on the lines from `at` on, streamed afresh, its result and what was
+        recorded of those lines pickled into `writer`; then the process ends, whatever happened, without running
+        anything of the program it was forked from."""
+        status = 1
+        try:
+            import pickle
+
+            os.close(reader)
+            self._starts, self._bad, self._long, self._stop = array("q", [at]), [], {}, None
+            value = later(self._stream(at))
+            with open(writer, "wb") as pipe:
+                pickle.dump((value, self._starts, self._bad, self._long, self._end), pipe, pickle.HIGHEST_PROTOCOL)
+            status = 0
+        finally:
+            os._exit(status)
 
     def _dropped(self, length: int, last: bool = False) -> str:
         """The stand-in of a line of `length` bytes too long to hold, its start and length recorded."""

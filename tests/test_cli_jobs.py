@@ -17,6 +17,9 @@ import pytest
 
 from session_lsp import cli
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import generate
+
 CORPUS = Path(__file__).resolve().parent / "corpus"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CHECK = [sys.executable, "-m", "session_lsp", "check"]
@@ -59,6 +62,35 @@ def _untimed(out: bytes, jobs: str) -> bytes:
     out = re.sub(rb'"(startTimeUtc|endTimeUtc)": "[^"]*"', rb'"\1": ""', out)
     return re.sub(rb'("-j",\s*)"' + jobs.encode() + b'"', rb'\1"N"', out).replace(b"check -j " + jobs.encode(),
                                                                                   b"check -j N")
+
+
+def test_one_large_file_on_two_cores_prints_byte_for_byte_what_one_process_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file of a size in `SPLIT_SIZES`, checked alone with two jobs, has its second half read by a forked
+    process (`FileLines.split`): damage on both sides of the middle, and calls answered across it, are reported
+    as one process reports them."""
+    elyra, _ = generate.generate(tmp_path, entries=12_000, records=10)
+    lines = elyra.read_bytes().split(b"\n")
+    for at in (40, len(lines) // 2 - 1, len(lines) // 2 + 1, len(lines) - 5):
+        lines[at] = lines[at][: len(lines[at]) // 2]  # a torn line
+    elyra.write_bytes(b"\n".join(lines))
+    assert elyra.stat().st_size in cli.SPLIT_SIZES
+    forks = 0
+    fork = os.fork
+
+    def counted() -> int:
+        nonlocal forks
+        forks += 1
+        return fork()
+
+    monkeypatch.setattr(os, "fork", counted)
+    outputs = []
+    for jobs in ("1", "2"):
+        code = cli.main(["check", "-j", jobs, "--output-format", "json", "--min-severity", "hint", str(elyra)])
+        outputs.append((code, capsys.readouterr()))
+        assert forks == int(jobs) - 1
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0] == cli.EXIT_FOUND and outputs[0][1].out.count('"ELY001"') == 4
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

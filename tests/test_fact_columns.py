@@ -156,13 +156,42 @@ def _same_to_every_reader(data: bytes) -> FactColumns:
             return columns
 
 
-def test_calls_past_what_a_record_marks_keep_their_facts_objects() -> None:
-    """A record marks a call's tool name by its number among the file's first 256 names and its block by an index
-    below 256: a call past either (a 257th name, a call after 256 other blocks) leaves its line an object, and its
-    result too when it names that tool; the lines around stay in the columns."""
+def _passed(lines: list[str], info: Any) -> PlainResults:
+    """A line pass over `lines` from a fresh state, its facts in columns (as `check`'s, or its second process's)."""
+    state = LineState(titles=False)
+    store = FactColumns()
+    state.writer = store.writer()
+    results = PlainResults(store)
+    results.extend(analyze_lines(lines, info, state))
+    return results
+
+
+def _assert_joined_is_whole(lines: list[str], cut: int) -> PlainResults:
+    """The passes over the lines before `cut` and from it, joined (`PlainResults.join`, `FactColumns.extend`), are
+    the pass over all of them: the results, the facts line by line, the link model field by field."""
+    info = detect(lines, None)
+    whole, joined = _passed(lines, info), _passed(lines[:cut], info)
+    joined.join(_passed(lines[cut:], info))
+    assert list(joined) == list(whole)
+    assert joined.with_issues() == whole.with_issues()
+    assert _fields(ElyraModel(joined, True, 3)) == _fields(ElyraModel(whole, True, 3))
+    return joined
+
+
+@settings(max_examples=300, deadline=None)
+@given(mixed_sessions(), st.integers(0, 10**6))
+def test_a_file_s_two_parts_read_apart_and_joined_are_the_file(case: tuple[str, int], at: int) -> None:
+    """What `check` of one file on two cores does: the second part's line pass starts from a fresh state, its
+    records, tool names (numbered in another order) and object lines move after the first part's."""
+    lines = case[0].split("\n")
+    _assert_joined_is_whole(lines, at % (len(lines) + 1))
+
+
+def _tool_per_turn(turns: int) -> list[str]:
+    """A session whose every turn calls a tool of its own name (`tool-N`), with its result."""
     lines = [json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-03-01T09:15:00.000Z"})]
     parent = None
-    for number in range(300):
+    for number in range(turns):
         entry_id = f"{2 * number:08x}"
         text = [{"type": "text", "text": "t"}] * (256 if number == 7 else 1)
         message = {"role": "assistant", "api": "a", "provider": "p", "model": "m", "usage": USAGE, "timestamp": 1,
@@ -174,7 +203,14 @@ def test_calls_past_what_a_record_marks_keep_their_facts_objects() -> None:
             lines.append(json.dumps({"type": "message", "id": line_id, "parentId": parent,
                                      "timestamp": "2026-03-01T09:15:00.000Z", "message": body}))
             parent = line_id
-    columns = _same_to_every_reader(("\n".join(lines) + "\n").encode())
+    return lines
+
+
+def test_calls_past_what_a_record_marks_keep_their_facts_objects() -> None:
+    """A record marks a call's tool name by its number among the file's first 256 names and its block by an index
+    below 256: a call past either (a 257th name, a call after 256 other blocks) leaves its line an object, and its
+    result too when it names that tool; the lines around stay in the columns."""
+    columns = _same_to_every_reader(("\n".join(_tool_per_turn(300)) + "\n").encode())
     objects = [line for line in range(1, 601) if not columns.codes[line]]
     # the 8th call, after 256 blocks (its result is held: only the call's index is too large), and the lines of the
     # 257th name on
@@ -231,8 +267,19 @@ def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_pa
         assert keyed.result_calls == {2: 1 << 20, 3: 1 << 20} and keyed.orphans == [4]
 
 
+def test_parts_of_more_than_256_tool_names_together_are_joined_as_objects() -> None:
+    """Two parts of 150 tool names each: the second's lines are joined as objects (the first 256 names of the whole
+    would fit, but the line pass numbers names in file order, and the facts are what must be equal)."""
+    lines = _tool_per_turn(300)
+    joined = _assert_joined_is_whole(lines, 301)
+    columns = joined.facts
+    assert isinstance(columns, FactColumns)
+    assert columns.codes[300] and not any(columns.codes[301:])
+
+
 def test_a_store_whose_file_pass_stopped_early_is_read_all_the_same() -> None:
-    """The file pass seals the store when it ends; a reader of the records seals it if the pass stopped early."""
+    """A link model seals the store it reads (`FactColumns.wrap`), and a reader of the records seals it too: a
+    store is read all the same whatever was joined to it, or wherever its file pass stopped."""
     message = {"role": "assistant", "content": [{"type": "toolCall", "id": "a", "name": "read", "arguments": {}}],
                "api": "a", "provider": "p", "model": "m", "usage": USAGE, "stopReason": "toolUse", "timestamp": 1}
     result = {"role": "toolResult", "toolCallId": "a", "toolName": "read", "content": [], "isError": False,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from session_lsp.analysis import Document, Options
-from session_lsp.analysis.document import analyze_bytes
+from session_lsp.analysis.document import analyze_bytes, later_results
 from session_lsp.analysis.results import LineResult
 from session_lsp.files import CHUNK, FileLines, NotReadable
 
@@ -24,15 +24,18 @@ FILES = sorted([*(TESTS / "corpus").rglob("*.jsonl"), *(TESTS / "cases").rglob("
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import generate  # noqa: E402
 
+ANY_SIZE = range(1 << 62)
 
-def assert_streamed_as_whole(path: Path, chunk: int = CHUNK) -> None:
+
+def assert_streamed_as_whole(path: Path, chunk: int = CHUNK, split_sizes: range | None = None) -> None:
     """With titles (as `sessionLsp/analyzeFile` reads a file) and without (as `check` does: its results are kept
-    as `PlainResults`); the results without titles are those with them, less the titles."""
+    as `PlainResults`); the results without titles are those with them, less the titles. `split_sizes`: the file's
+    second half read by a second process (`FileLines.split`), as `check` of one file does."""
     titled: list[LineResult] = []
     for titles in (True, False):
         options = Options(path=str(path), exists=os.path.exists, titles=titles)
         whole = analyze_bytes(path.read_bytes(), options)
-        with FileLines(str(path), chunk=chunk) as lines:
+        with FileLines(str(path), chunk=chunk, split_sizes=split_sizes) as lines:
             streamed = Document.streamed(lines, options)
             assert streamed.format == whole.format
             assert isinstance(streamed.results, list) == titles
@@ -54,6 +57,26 @@ def test_every_file_streamed_gives_the_diagnostics_of_its_bytes(path: Path, chun
     assert_streamed_as_whole(path, chunk)
 
 
+@pytest.mark.parametrize("path", FILES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_file_split_across_two_processes_gives_the_diagnostics_of_its_bytes(path: Path) -> None:
+    """Chunks of 100 bytes: the head read to detect the format leaves a second half to split off (in the files of
+    more lines than detection reads)."""
+    assert_streamed_as_whole(path, 100, split_sizes=ANY_SIZE)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_a_line_pass_from_a_fresh_state_gives_every_line_its_result_in_the_whole_file(path: Path) -> None:
+    """What a split relies on (ARCHITECTURE.md, invariant 11), in every format: the line pass started at any line
+    gives the lines from there the results the file's own pass gives them."""
+    for titles in (True, False):
+        options = Options(path=str(path), exists=os.path.exists, titles=titles)
+        whole = analyze_bytes(path.read_bytes(), options)
+        lines = list(whole.lines)
+        for cut in sorted({1, len(lines) // 3, len(lines) // 2, len(lines) - 1} - {0}):
+            later = later_results(whole.format, options, False, iter(lines[cut:]))
+            assert later == list(whole.results[cut:])
+
+
 def test_the_files_compared_include_real_damage() -> None:
     """The comparison is worth something only if the files have diagnostics of every kind: link issues (columns
     read back from the file), line issues and invalid UTF-8."""
@@ -67,6 +90,76 @@ def test_generated_sessions_streamed_give_the_diagnostics_of_their_bytes(tmp_pat
     elyra, thndrs = generate.generate(tmp_path, entries=6000, records=3000)
     assert_streamed_as_whole(elyra)
     assert_streamed_as_whole(thndrs, chunk=4096)
+
+
+class Forks:
+    """Counts the processes `FileLines.split` forks (the forked one adds nothing to the count seen here)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        fork = os.fork
+
+        def counted() -> int:
+            self.count += 1
+            return fork()
+
+        monkeypatch.setattr(os, "fork", counted)
+
+
+def test_generated_sessions_split_across_two_processes_give_the_diagnostics_of_their_bytes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pass (with titles, without) forks once: the second half of each file is read by another process."""
+    forks = Forks(monkeypatch)
+    elyra, thndrs = generate.generate(tmp_path, entries=6000, records=3000)
+    assert_streamed_as_whole(elyra, chunk=4096, split_sizes=ANY_SIZE)
+    assert_streamed_as_whole(thndrs, chunk=4096, split_sizes=ANY_SIZE)
+    assert forks.count == 4
+
+
+def test_what_the_second_process_records_of_its_lines_is_numbered_after_the_first_s(tmp_path: Path) -> None:
+    """A line too long to hold and invalid UTF-8 in the second half: their lines, and every line read back, are
+    what one process streaming the whole file finds."""
+    lines = [b'{"type":"session","version":3,"id":"s","timestamp":"2026-03-01T09:15:00.000Z"}']
+    lines += [b'{"n":%d}' % number for number in range(1, 200)]
+    lines[150] = b'{"long":"' + b"x" * 500 + b'"}'
+    lines[160] = b'{"bad":"\xff"}'
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    found = []
+    for split_sizes in (None, ANY_SIZE):
+        with FileLines(str(path), chunk=64, max_line=100, split_sizes=split_sizes) as read:
+            document = Document.streamed(read, Options(titles=False))
+            found.append((dict(read.too_long), list(read.invalid_utf8), list(read), list(document.results),
+                          document.diagnostics()))
+    assert found[0] == found[1]
+    assert list(found[0][0]) == [150] and [span.line for span in found[0][1]] == [160]
+
+
+def test_a_second_process_that_fails_leaves_its_lines_to_the_first(tmp_path: Path) -> None:
+    """Its result does not pickle (a function), so that process ends with status 1: the first streams the lines it
+    had left and runs the same `later` on them."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"".join(b'{"n":%d}\n' % number for number in range(100)))
+    with FileLines(str(path), chunk=16, split_sizes=ANY_SIZE) as lines:
+        stream = lines.stream()
+        first = [next(stream) for _ in range(3)]
+        later = lines.split(lambda texts: (list(texts), lambda: None))
+        assert later is not None
+        first += list(stream)
+        rest, _ = later()
+        assert 3 < len(first) < 100 and first + rest == [f'{{"n":{number}}}' for number in range(100)] + [""]
+        assert len(lines) == 101 and lines[99] == '{"n":99}' and lines[len(first)] == rest[0]
+
+
+def test_a_stream_left_early_stops_the_second_process(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"n":1}\n' * 100_000)
+    with FileLines(str(path), chunk=16, split_sizes=ANY_SIZE) as lines:
+        stream = lines.stream()
+        next(stream)
+        assert lines.split(lambda texts: sum(1 for _ in texts)) is not None
+    with pytest.raises(ChildProcessError):  # no process is left, not even one to reap
+        os.waitpid(-1, os.WNOHANG)
 
 
 def test_lines_are_read_back_by_number_from_the_file_streamed(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from abc import abstractmethod
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from itertools import chain, count, islice
+from typing import TypeVar
 
 import msgspec
 
@@ -28,6 +30,9 @@ from .registry import rule
 from .result_store import PlainResults
 from .results import FactStore, FormatAnalyzer, LineResult, Linked, Options, Session, line_result
 from .text import decode_bytes, split_lines, without_surrogates
+
+Part = TypeVar("Part")
+"""What a reader's other process returns for the lines it reads (`StreamedLines.split`)."""
 
 
 class TwoPassAnalyzer:
@@ -101,8 +106,26 @@ class StreamedLines(Lines):
         filled in as the stream goes."""
         return {}
 
+    def split(self, later: Callable[[Iterator[str]], Part]) -> Callable[[], Part] | None:
+        """Asked once the stream has begun: a reader that can hand the file's later lines to `later` elsewhere (the
+        CLI's reader: another process) answers what gives `later`'s result for them, waiting for it, and `stream`
+        then ends before them. `later` must be a pure function of those lines (a line pass from a fresh state,
+        which gives each line the result a pass from the file's start gives it). None: `stream` yields every
+        line."""
+        return None
+
 
 _STAMPS = count()
+
+
+def later_results(info: FormatInfo, options: Options, compact: bool,
+                texts: Iterator[str]) -> PlainResults | list[LineResult]:
+    """The results of a file's later lines (none of them its first), by a line pass of their own: what
+    `Document.streamed` hands a reader that splits the file (`StreamedLines.split`), joined after the earlier ones."""
+    analyzer = analyzer_for(info, options)
+    results: PlainResults | list[LineResult] = PlainResults(analyzer.fact_store()) if compact else []
+    results.extend(analyzer.lines(texts))
+    return results
 
 EDITOR_DECODING = ("; the editor shows each invalid byte sequence as U+FFFD, and saving writes that character "
                    "(EF BF BD) in its place: the original bytes are lost")
@@ -138,8 +161,9 @@ class Document:
         document._too_long = lines.too_long
         stream = lines.stream()
         head = list(islice(stream, DETECTION_HORIZON))
-        document._start(detect(head, document.options.path), chain(head, stream), lines,
-                        compact=not document.options.titles)
+        info, compact = detect(head, document.options.path), not document.options.titles
+        later = lines.split(partial(later_results, info, document.options, compact))
+        document._start(info, chain(head, stream), lines, compact, later)
         document.invalid_utf8 = tuple(lines.invalid_utf8)
         document.replaced, document._replaced_lines = {}, {}
         return document
@@ -174,9 +198,11 @@ class Document:
     def _reset(self, lines: list[str]) -> None:
         self._start(detect(lines, self.options.path), lines, LineStore(lines))
 
-    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str], compact: bool = False) -> None:
+    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str], compact: bool = False,
+               later: Callable[[], PlainResults | list[LineResult]] | None = None) -> None:
         """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards. A
-        `compact` document (read-only) keeps its results as `PlainResults`."""
+        `compact` document (read-only) keeps its results as `PlainResults`. `later` gives the results of the
+        file's lines after `lines` (`StreamedLines.split`)."""
         self.format = info
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: Sequence[LineResult]
@@ -184,6 +210,12 @@ class Document:
         results: PlainResults | list[LineResult] = PlainResults(self.analyzer.fact_store()) if compact else []
         results.extend(self._line(0, text) for text in islice(texts, 1))
         results.extend(self.analyzer.lines(texts))
+        if later is not None:
+            rest = later()
+            if isinstance(results, PlainResults) and isinstance(rest, PlainResults):
+                results.join(rest)
+            else:
+                results.extend(rest)
         for number, length in self._too_long.items():  # known once the stream has passed them; line 1 by `_line`
             if number:
                 mended = _too_long(results[number], length)

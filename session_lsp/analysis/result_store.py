@@ -56,6 +56,14 @@ class PlainResults(Sequence[LineResult]):
             kind = result.kind
             add_kind(_OBJECT_CODE if kind is _OBJECT else codes[kind])
 
+    def join(self, later: PlainResults) -> None:
+        """Append `later`, the results of the lines after these read by a line pass of its own (`Document.streamed`
+        of a file a reader splits): its lines numbered after these, its facts appended to this store (`extend`)."""
+        shift = len(self._kinds)
+        self._whole.update({number + shift: result for number, result in later._whole.items()})
+        self._kinds += later._kinds
+        self._facts.extend(later._facts)
+
     def replace(self, number: int, result: LineResult) -> None:
         """Line `number`'s result, once the file's line pass has found more about it (a line too long to hold,
         known once the stream has passed it); before anything reads the results."""

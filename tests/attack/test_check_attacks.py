@@ -55,7 +55,7 @@ def check(*args: str, timeout: float) -> Run:
         out.seek(0)
         err.seek(0)
         return Run(status, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                   seconds, int(peak.read() or 0) / 1024)
+                   seconds, sum(map(int, peak.read().split())) / 1024)  # with the forked reader's, if any
 
 
 def _codes(run: Run) -> set[str]:

@@ -136,8 +136,11 @@ class FactColumns(Sequence[Any]):
 
     @classmethod
     def wrap(cls, facts: Sequence[Any]) -> FactColumns:
-        """`facts` as they are (a store, or a list of objects: then the list itself, which must not change)."""
+        """`facts` as they are (a store, or a list of objects: then the list itself, which must not change). A
+        store the line pass filled is sealed here, when a link model first reads it: the file pass cannot seal it,
+        since a later part of the file, read by a pass of its own, may still be joined to it (`extend`)."""
         if type(facts) is FactColumns:
+            facts.seal()
             return facts
         return cls(facts if type(facts) is list else list(facts))
 
@@ -151,6 +154,37 @@ class FactColumns(Sequence[Any]):
         self.stamps.append(0)
         self.tool_at.append(0)
         self._key_object(line, facts)
+
+    def extend(self, other: FactColumns) -> None:
+        """Append the lines of `other`, the store of the file's lines after these filled by a line pass of its own
+        (another process's, `Document.streamed`): its columns as they are, its records after these (a line's first
+        record moved by as many), its tool names numbered among these, its object lines by their new numbers. Both
+        stores are unsealed: nothing has read them yet. A tool name past the 256th keeps its calls' lines as
+        objects, as the line pass does."""
+        if self.sealed or other.sealed:
+            raise ValueError("a sealed store is read-only")
+        numbers: list[int] = []
+        for name in other.names:
+            number = self.name_numbers.get(name)
+            if number is None and (number := self.number(name)) is None:
+                for facts in other:
+                    self.append(facts)
+                return
+            numbers.append(number)
+        lines, moved = len(self.codes), len(self.call_marks) - 1
+        self.codes += other.codes
+        self.ids.extend(other.ids)
+        self.parents.extend(other.parents)
+        self.stamps.extend(other.stamps)
+        self.tool_at.extend(array("I", [at + moved if at else 0 for at in other.tool_at]) if moved else other.tool_at)
+        marks = other.call_marks[1:]
+        if numbers != list(range(len(numbers))):
+            table = array("I", numbers)
+            marks = array("I", [table[mark & 0xFF] | mark & ~0xFF for mark in marks])
+        self.call_marks.extend(marks)
+        self.call_ids += other.call_ids
+        self.objects.update({line + lines: facts for line, facts in other.objects.items()})
+        self.object_keys.update({line + lines: keys for line, keys in other.object_keys.items()})
 
     def call_key(self, call_id: str) -> int | str:
         """What the pairing knows a call id by in a sealed store: its number among the distinct ids of `call_ids`
@@ -172,8 +206,8 @@ class FactColumns(Sequence[Any]):
 
     def seal(self) -> None:
         """The store is filled: each distinct call id stays in `call_ids` once, and each record gets its key.
-        The file pass seals the store when it ends; the readers of the records seal it if it has not (a file pass
-        stopped early), and nothing may be written into it afterwards.
+        A link model seals the store it reads (`wrap`), as do the readers of the records, and nothing may be
+        written into it afterwards.
         At C speed, and the ids are objects only here, made and dropped together: a string a call kept through the
         line pass left the memory it took scattered among what the line pass keeps, where the link pass could not
         use it (README, "tool calls as records"). The records' array goes before their ids are objects, one

@@ -160,9 +160,6 @@ def analyze_lines(texts: Iterable[str], info: FormatInfo, state: LineState,
                          _full(text, line, info, release, state), True)
             continue
         yield _typed(text, line, info, release, state, True)
-    if state.writer is not None:  # every line's facts are in (the caller stores each result before the next)
-        *_, store = state.writer
-        store.seal()
 
 
 def _typed(text: str, line: Any, info: FormatInfo, release: PiRelease, state: LineState,

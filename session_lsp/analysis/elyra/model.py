@@ -614,7 +614,6 @@ class ElyraModel:
         first on the path)."""
         pair_depth = 0
         repeated = False
-        facts.seal()
         keyed, object_keys = facts.keyed, facts.object_keys
         answered: bytearray | None = None
         """In a keyed store, a byte a key: whether a result with that id has been seen (`result_ids` otherwise)."""
