@@ -1,6 +1,6 @@
 """The resident memory of a streamed `check` of a gigabyte-class Elyra session, phase by phase: for each step of
-the link model (and the store's seal at the end of the line pass), the memory resident when it starts, its peak
-while it runs and what is resident when it ends. The peak of a whole `check` is the highest of these peaks; this
+the link model (and the store's seal, when the link model first reads it), the memory resident when it starts, its
+peak while it runs and what is resident when it ends. The peak of a whole `check` is the highest of these peaks; this
 says which step makes it, and by how much each would have to shrink for the whole to fit a target (README, issue 24:
 0.3x the file).
 
