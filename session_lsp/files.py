@@ -11,6 +11,7 @@ import stat
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from itertools import accumulate
 from types import TracebackType
 from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
@@ -172,6 +173,18 @@ def sha256(data: bytes = b"") -> _Hash:
     return hashlib.sha256(data)
 
 
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
+"""What a user's interrupt sends: blocked while `FileLines.split` forks."""
+
+
+def _stop_process(child: int) -> None:
+    """Kill and reap the process `FileLines.split` forked (it may have ended already)."""
+    with suppress(ProcessLookupError):
+        os.kill(child, signal.SIGKILL)
+    with suppress(ChildProcessError):
+        os.waitpid(child, 0)
+
+
 class FileLines(StreamedLines):
     """The lines of a regular file, streamed once in chunks and afterwards read back one at a time at the offsets
     the stream recorded (8 bytes a line are all that is kept). Reads go through `pread` on the descriptor opened
@@ -218,8 +231,7 @@ class FileLines(StreamedLines):
             child, reader = self._child
             self._child = None
             os.close(reader)
-            os.kill(child, signal.SIGKILL)
-            os.waitpid(child, 0)
+            _stop_process(child)
         if self._descriptor >= 0:
             os.close(self._descriptor)
             self._descriptor = -1
@@ -287,13 +299,14 @@ class FileLines(StreamedLines):
             yield from self._lines(bytes(pending), last=True)
 
     def split(self, later: Callable[[Iterator[str]], Part]) -> Callable[[], Part] | None:
-        """The lines from the first line start past the file's middle go to a forked process, which runs `later`
-        on them while this one streams the lines before; the answer waits for that process and takes its result
-        (pickled through a pipe) with what it recorded of its lines (starts, invalid UTF-8, lines too long),
-        numbered after these. Should that process fail, the lines after are streamed and read here. None (the
-        stream goes on to the end): a file whose size is not in `split_sizes`, one digested as it is read, a
-        stream already past the middle, a platform without `fork`, or no line start in the second half's first
-        1 MiB."""
+        """The lines from the first line start past the file's middle (and past what was read) go to a forked
+        process, which runs `later` on them while this one streams the lines before; the answer waits for that
+        process and takes its result (pickled through a pipe) with what it recorded of its lines (starts, invalid
+        UTF-8, lines too long), numbered after these. Should that process fail, the lines after are streamed and
+        read here; should this stream have met the file's end before them (the file was cut short meanwhile), they
+        are none. None (the stream goes on to the end): a file whose size is not in `split_sizes`, a digest taken
+        as the stream reads (SARIF, of a file not compressed), a platform without `fork`, or no line start in the
+        1 MiB after the middle."""
         size = os.fstat(self._descriptor).st_size
         if self._split_sizes is None or size not in self._split_sizes or self._stream_digest is not None \
                 or not hasattr(os, "fork") or self._done:
@@ -304,22 +317,28 @@ class FileLines(StreamedLines):
             return None
         at = middle + cut + 1
         reader, writer = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
+        # a Ctrl-C between the fork and the forked process's own `try` would run this program's handlers there
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
         child = os.fork()
         if child == 0:  # pragma: no cover  (the forked process: coverage does not follow it)
-            self._read_later(later, at, reader, writer)
+            self._read_later(later, at, reader, writer, mask)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         os.close(writer)
         self._stop, self._child = at, (child, reader)
 
         def result() -> Part:
             import pickle
 
-            with open(reader, "rb") as pipe:
-                data = pipe.read()
-            _, status = os.waitpid(child, 0)
-            self._stop = self._child = None
-            if status == 0 and data:
+            self._child = None
+            try:
+                with open(reader, "rb") as pipe:
+                    data = pipe.read()
+                _, status = os.waitpid(child, 0)
+            except BaseException:  # an interrupt while waiting: the other process goes too
+                _stop_process(child)
+                raise
+            self._stop = None
+            if status == 0 and data and not self._done:
                 value, starts, bad, long, end = pickle.loads(data)
                 first = len(self._starts) - 1
                 self._starts.extend(starts[1:])
@@ -331,14 +350,17 @@ class FileLines(StreamedLines):
 
         return result
 
-    def _read_later(self, later: Callable[[Iterator[str]], object], at: int, reader: int, writer: int) -> NoReturn:
+    def _read_later(self, later: Callable[[Iterator[str]], object], at: int, reader: int, writer: int,
+                    mask: set[int | signal.Signals]) -> NoReturn:
         """In the forked process: `later` on the lines from `at` on, streamed afresh, its result and what was
-        recorded of those lines pickled into `writer`; then the process ends, whatever happened, without running
-        anything of the program it was forked from."""
+        recorded of those lines pickled into `writer`; then the process ends, whatever happened (an interrupt too,
+        once `mask`, the signals blocked before the fork, is restored), without running anything of the program it
+        was forked from."""
         status = 1
         try:
             import pickle
 
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(reader)
             self._starts, self._bad, self._long, self._stop = array("q", [at]), [], {}, None
             value = later(self._stream(at))

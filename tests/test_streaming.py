@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -149,6 +151,65 @@ def test_a_second_process_that_fails_leaves_its_lines_to_the_first(tmp_path: Pat
         rest, _ = later()
         assert 3 < len(first) < 100 and first + rest == [f'{{"n":{number}}}' for number in range(100)] + [""]
         assert len(lines) == 101 and lines[99] == '{"n":99}' and lines[len(first)] == rest[0]
+
+
+def test_a_file_cut_short_before_its_second_half_has_no_lines_past_its_end(tmp_path: Path) -> None:
+    """The other process cuts the file to 30 % before it reads (as a writer truncating it meanwhile would): this
+    stream meets the end before the split, so the lines after it are none, and the file is the lines read."""
+    path = tmp_path / "s.jsonl"
+    data = b"".join(b'{"n":%d}\n' % number for number in range(100))
+    path.write_bytes(data)
+    cut = len(data) * 3 // 10
+
+    def later(texts: Iterator[str]) -> list[str]:
+        os.truncate(path, cut)
+        return list(texts)
+
+    with FileLines(str(path), chunk=16, split_sizes=ANY_SIZE) as lines:
+        stream = lines.stream()
+        first = [next(stream) for _ in range(3)]
+        rest = lines.split(later)
+        assert rest is not None
+        waited = time.monotonic()
+        while path.stat().st_size != cut:  # until the other process has cut it
+            assert time.monotonic() - waited < 30
+            time.sleep(0.01)
+        first += list(stream)
+        assert rest() == []
+        expected = data[:cut].decode().split("\n")
+        assert first == expected and list(lines) == expected
+
+
+def test_an_interrupt_while_waiting_for_the_second_process_stops_it(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while this process waits for the other's result: the interrupt goes on as it is, and the other process
+    is killed and reaped, its pipe closed."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"n":1}\n' * 10_000)
+    descriptors = len(os.listdir("/proc/self/fd"))
+    waitpid = os.waitpid
+    interrupted: list[int] = []
+
+    def interrupting(pid: int, options: int) -> tuple[int, int]:
+        if not interrupted:
+            interrupted.append(pid)
+            raise KeyboardInterrupt
+        return waitpid(pid, options)
+
+    with FileLines(str(path), chunk=16, split_sizes=ANY_SIZE) as lines:
+        stream = lines.stream()
+        next(stream)
+        rest = lines.split(lambda texts: sum(1 for _ in texts))
+        assert rest is not None
+        list(stream)
+        monkeypatch.setattr(os, "waitpid", interrupting)
+        with pytest.raises(KeyboardInterrupt):
+            rest()
+    monkeypatch.undo()
+    assert interrupted
+    with pytest.raises(ChildProcessError):  # reaped: no process is left
+        os.waitpid(-1, os.WNOHANG)
+    assert len(os.listdir("/proc/self/fd")) == descriptors
 
 
 def test_a_stream_left_early_stops_the_second_process(tmp_path: Path) -> None:
