@@ -174,6 +174,8 @@ def _assert_joined_is_whole(lines: list[str], cut: int) -> PlainResults:
     joined.join(_passed(lines[cut:], info))
     assert list(joined) == list(whole)
     assert joined.with_issues() == whole.with_issues()
+    assert isinstance(joined.facts, FactColumns) and isinstance(whole.facts, FactColumns)
+    assert joined.facts.codes == whole.facts.codes  # the same lines in the columns
     assert _fields(ElyraModel(joined, True, 3)) == _fields(ElyraModel(whole, True, 3))
     return joined
 
@@ -267,14 +269,14 @@ def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_pa
         assert keyed.result_calls == {2: 1 << 20, 3: 1 << 20} and keyed.orphans == [4]
 
 
-def test_parts_of_more_than_256_tool_names_together_are_joined_as_objects() -> None:
-    """Two parts of 150 tool names each: the second's lines are joined as objects (the first 256 names of the whole
-    would fit, but the line pass numbers names in file order, and the facts are what must be equal)."""
-    lines = _tool_per_turn(300)
-    joined = _assert_joined_is_whole(lines, 301)
-    columns = joined.facts
-    assert isinstance(columns, FactColumns)
-    assert columns.codes[300] and not any(columns.codes[301:])
+def test_parts_of_more_than_256_tool_names_together_are_joined_as_one_pass_holds_them() -> None:
+    """Two parts of 150 tool names each: the second part's lines of its first 106 names join the columns, those of
+    the names past the file's 256th are objects, as one pass over the file holds them."""
+    for cut in (301, 401, 581):
+        joined = _assert_joined_is_whole(_tool_per_turn(300), cut)
+        columns = joined.facts
+        assert isinstance(columns, FactColumns) and len(columns.names) == 256
+        assert columns.codes[2 * 256] and not any(columns.codes[2 * 256 + 1:])
 
 
 def test_a_store_whose_file_pass_stopped_early_is_read_all_the_same() -> None:

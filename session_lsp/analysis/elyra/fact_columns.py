@@ -159,18 +159,15 @@ class FactColumns(Sequence[Any]):
         """Append the lines of `other`, the store of the file's lines after these filled by a line pass of its own
         (another process's, `Document.streamed`): its columns as they are, its records after these (a line's first
         record moved by as many), its tool names numbered among these, its object lines by their new numbers. Both
-        stores are unsealed: nothing has read them yet. A tool name past the 256th keeps its calls' lines as
-        objects, as the line pass does."""
+        stores are unsealed: nothing has read them yet. The lines are held as one pass over both parts would hold
+        them: a call or result of a tool name past the file's 256th keeps its line an object (`_extend_lines`)."""
         if self.sealed or other.sealed:
             raise ValueError("a sealed store is read-only")
-        numbers: list[int] = []
-        for name in other.names:
-            number = self.name_numbers.get(name)
-            if number is None and (number := self.number(name)) is None:
-                for facts in other:
-                    self.append(facts)
-                return
-            numbers.append(number)
+        numbers = [number if (number := self.name_numbers.get(name)) is not None else self.number(name)
+                   for name in other.names]
+        if None in numbers:
+            self._extend_lines(other, numbers)
+            return
         lines, moved = len(self.codes), len(self.call_marks) - 1
         self.codes += other.codes
         self.ids.extend(other.ids)
@@ -179,12 +176,33 @@ class FactColumns(Sequence[Any]):
         self.tool_at.extend(array("I", [at + moved if at else 0 for at in other.tool_at]) if moved else other.tool_at)
         marks = other.call_marks[1:]
         if numbers != list(range(len(numbers))):
-            table = array("I", numbers)
+            table = array("I", [number or 0 for number in numbers])  # every one a number here
             marks = array("I", [table[mark & 0xFF] | mark & ~0xFF for mark in marks])
         self.call_marks.extend(marks)
         self.call_ids += other.call_ids
         self.objects.update({line + lines: facts for line, facts in other.objects.items()})
         self.object_keys.update({line + lines: keys for line, keys in other.object_keys.items()})
+
+    def _extend_lines(self, other: FactColumns, numbers: list[int | None]) -> None:
+        """`extend`, a line at a time, when some of `other`'s tool names have no number here (`numbers`, by their
+        number there): a line whose records name one of those is appended as its facts object."""
+        ids = bytes(other.call_ids).split(b"\xff")  # record r's id is ids[r - 1]
+        marks, roles = other.call_marks, other.codes
+        for line, code in enumerate(roles):
+            at = other.tool_at[line]
+            records = range(at, at + (code >> COUNT_SHIFT if code & ROLE == ASSISTANT else 1) if at else at)
+            if code == OBJECT or any(numbers[marks[record] & 0xFF] is None for record in records):
+                self.append(other.objects[line] if code == OBJECT else other._plain(line, code))
+                continue
+            self.tool_at.append(len(self.call_marks) if at else 0)
+            for record in records:
+                self.call_marks.append(numbers[marks[record] & 0xFF] | marks[record] & ~0xFF)  # type: ignore[operator]
+                self.call_ids += ids[record - 1]
+                self.call_ids.append(END)
+            self.codes.append(code)
+            self.ids.append(other.ids[line])
+            self.parents.append(other.parents[line])
+            self.stamps.append(other.stamps[line])
 
     def call_key(self, call_id: str) -> int | str:
         """What the pairing knows a call id by in a sealed store: its number among the distinct ids of `call_ids`
