@@ -14,13 +14,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from itertools import accumulate
 from types import TracebackType
-from typing import TYPE_CHECKING, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, NoReturn, cast
 
 from .analysis import Span
-from .analysis.document import StreamedLines
+from .analysis.document import Part, StreamedLines
 from .analysis.text import decode_line
-
-Part = TypeVar("Part")
 
 _NEWLINE = 1
 """The byte a line's "\\n" adds to its length."""

@@ -123,9 +123,15 @@ def later_results(info: FormatInfo, options: Options, compact: bool,
     """The results of a file's later lines (none of them its first), by a line pass of their own: what
     `Document.streamed` hands a reader that splits the file (`StreamedLines.split`), joined after the earlier ones."""
     analyzer = analyzer_for(info, options)
-    results: PlainResults | list[LineResult] = PlainResults(analyzer.fact_store()) if compact else []
+    results = _no_results(analyzer, compact)
     results.extend(analyzer.lines(texts))
     return results
+
+
+def _no_results(analyzer: FormatAnalyzer, compact: bool) -> PlainResults | list[LineResult]:
+    """Where a document's line pass puts its results: `PlainResults` in the format's fact store for a `compact`
+    (read-only) document, else a list."""
+    return PlainResults(analyzer.fact_store()) if compact else []
 
 EDITOR_DECODING = ("; the editor shows each invalid byte sequence as U+FFFD, and saving writes that character "
                    "(EF BF BD) in its place: the original bytes are lost")
@@ -207,7 +213,7 @@ class Document:
         self.analyzer = analyzer_for(self.format, self.options)
         self.results: Sequence[LineResult]
         texts = iter(lines)
-        results: PlainResults | list[LineResult] = PlainResults(self.analyzer.fact_store()) if compact else []
+        results = _no_results(self.analyzer, compact)
         results.extend(self._line(0, text) for text in islice(texts, 1))
         results.extend(self.analyzer.lines(texts))
         if later is not None:

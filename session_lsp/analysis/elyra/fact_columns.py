@@ -163,10 +163,15 @@ class FactColumns(Sequence[Any]):
         them: a call or result of a tool name past the file's 256th keeps its line an object (`_extend_lines`)."""
         if self.sealed or other.sealed:
             raise ValueError("a sealed store is read-only")
-        numbers = [number if (number := self.name_numbers.get(name)) is not None else self.number(name)
-                   for name in other.names]
-        if None in numbers:
-            self._extend_lines(other, numbers)
+        table = array("I")
+        """`other`'s tool names' numbers here, by their number there; `MAX_NAMES` for a name past the 256th."""
+        for name in other.names:
+            number = self.name_numbers.get(name)
+            if number is None:
+                number = self.number(name)
+            table.append(MAX_NAMES if number is None else number)
+        if MAX_NAMES in table:
+            self._extend_lines(other, table)
             return
         lines, moved = len(self.codes), len(self.call_marks) - 1
         self.codes += other.codes
@@ -175,28 +180,28 @@ class FactColumns(Sequence[Any]):
         self.stamps.extend(other.stamps)
         self.tool_at.extend(array("I", [at + moved if at else 0 for at in other.tool_at]) if moved else other.tool_at)
         marks = other.call_marks[1:]
-        if numbers != list(range(len(numbers))):
-            table = array("I", [number or 0 for number in numbers])  # every one a number here
+        if table != array("I", range(len(table))):
             marks = array("I", [table[mark & 0xFF] | mark & ~0xFF for mark in marks])
         self.call_marks.extend(marks)
         self.call_ids += other.call_ids
         self.objects.update({line + lines: facts for line, facts in other.objects.items()})
         self.object_keys.update({line + lines: keys for line, keys in other.object_keys.items()})
 
-    def _extend_lines(self, other: FactColumns, numbers: list[int | None]) -> None:
-        """`extend`, a line at a time, when some of `other`'s tool names have no number here (`numbers`, by their
-        number there): a line whose records name one of those is appended as its facts object."""
+    def _extend_lines(self, other: FactColumns, table: array[int]) -> None:
+        """`extend`, a line at a time, when some of `other`'s tool names have no number here (`MAX_NAMES` in
+        `table`): a line whose records name one of those is appended as its facts object."""
         ids = bytes(other.call_ids).split(b"\xff")  # record r's id is ids[r - 1]
-        marks, roles = other.call_marks, other.codes
-        for line, code in enumerate(roles):
+        marks = other.call_marks
+        for line, code in enumerate(other.codes):
             at = other.tool_at[line]
-            records = range(at, at + (code >> COUNT_SHIFT if code & ROLE == ASSISTANT else 1) if at else at)
-            if code == OBJECT or any(numbers[marks[record] & 0xFF] is None for record in records):
+            count = 0 if not at else code >> COUNT_SHIFT if code & ROLE == ASSISTANT else 1
+            records = range(at, at + count)
+            if code == OBJECT or any(table[marks[record] & 0xFF] == MAX_NAMES for record in records):
                 self.append(other.objects[line] if code == OBJECT else other._plain(line, code))
                 continue
             self.tool_at.append(len(self.call_marks) if at else 0)
             for record in records:
-                self.call_marks.append(numbers[marks[record] & 0xFF] | marks[record] & ~0xFF)  # type: ignore[operator]
+                self.call_marks.append(table[marks[record] & 0xFF] | marks[record] & ~0xFF)
                 self.call_ids += ids[record - 1]
                 self.call_ids.append(END)
             self.codes.append(code)
