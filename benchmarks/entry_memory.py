@@ -1,12 +1,12 @@
-"""Where a streamed document's memory goes, per entry: the per-line results (by field: each object reachable from a
+"""Where a document's memory goes, per entry: the per-line results (by field: each object reachable from a
 line's result is counted once, under the first field that reaches it, so a string two lines share is counted
 once; of `check`'s Elyra facts columns, each column's allocation) and the link model (traced allocations of the
 link pass, less the diagnostics it returns); and, phase by phase of an Elyra link pass (the model's construction,
 then the rules), what is held when it starts, the most held while it runs and what is held when it ends: where the
 peak of a large `check` comes from.
 
-Measures the document as `check` builds it (no titles) and as the server's `sessionLsp/analyzeFile` builds it (with
-titles), on the generated 100,000-entry Elyra session (benchmarks/generate.py) or on `--file`.
+Measures the document as `check` builds it (the file streamed) and as the server builds it for a file opened in an
+editor (its text store apart), on the generated 100,000-entry Elyra session (benchmarks/generate.py) or on `--file`.
 
     python benchmarks/entry_memory.py [--file PATH]
 """
@@ -14,6 +14,7 @@ titles), on the generated 100,000-entry Elyra session (benchmarks/generate.py) o
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
@@ -33,6 +34,7 @@ from session_lsp.analysis import Document, Options
 from session_lsp.analysis.elyra import link_pass
 from session_lsp.analysis.elyra.fact_columns import FactColumns
 from session_lsp.analysis.elyra.model import ElyraModel
+from session_lsp.analysis.line_store import LineStore
 from session_lsp.analysis.result_store import PlainResults
 from session_lsp.analysis.results import LineResult
 from session_lsp.files import FileLines
@@ -128,14 +130,32 @@ def phases(found: list[Phase], between: list[int]) -> Iterator[None]:
             setattr(owner, name, original)
 
 
-def measure(path: Path, options: Options, label: str) -> None:
+def text_store(document: Document) -> int:
+    """The bytes of the lines' strings in an opened document's `LineStore`, as they are before the server compresses
+    them: the text store, which the figures leave apart."""
+    lines = document.lines
+    assert isinstance(lines, LineStore)
+    return sys.getsizeof(lines._blocks) + sum(
+        sys.getsizeof(block) + sys.getsizeof(block.lines) + sum(map(sys.getsizeof, block.lines or ()))
+        for block in lines._blocks)
+
+
+def measure(path: Path, label: str, opened: bool) -> None:
+    """`opened`: the server's document of the file opened in an editor, its text store apart; else `check`'s, the
+    file streamed (its line offsets counted with the results)."""
+    options = Options(path=str(path), exists=os.path.exists)
+    text = path.read_text(encoding="utf-8", errors="replace") if opened else ""
     gc.collect()
     tracemalloc.start()
     found: list[Phase] = []
     between: list[int] = []
-    with FileLines(str(path)) as lines:
+    with contextlib.ExitStack() as stack:
         before = tracemalloc.get_traced_memory()[0]
-        document = Document.streamed(lines, options)
+        if opened:
+            document = Document(text, options)
+            before += text_store(document)
+        else:
+            document = Document.streamed(stack.enter_context(FileLines(str(path))), options)
         after_lines, lines_peak = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
         with phases(found, between):
@@ -172,10 +192,8 @@ def main() -> None:
     args = parser.parse_args()
     print(bytecode.state())
     path = args.file or benchmark_file("elyra")
-    check = Options(path=str(path), exists=os.path.exists, titles=False)
-    server = Options(path=str(path), exists=os.path.exists)
-    measure(path, check, "check (no titles)")
-    measure(path, server, "server (titles)")
+    measure(path, "check (streamed)", opened=False)
+    measure(path, "server (opened, the text store apart)", opened=True)
 
 
 if __name__ == "__main__":

@@ -153,7 +153,7 @@ def main() -> None:
         return
     with FileLines(str(path)) as streamed:
         lines = list(streamed.stream())
-    options = Options(titles=False)
+    options = Options()
     info = detect(lines[:50], str(path))
     decoder = msgspec.json.Decoder(schema.Line)
 

@@ -239,9 +239,9 @@ def check_one(settings: CheckSettings, source: Source, data: bytes | None = None
               split: bool = False) -> Checked | str:
     """One file, streamed (or `data`, standard input read by the parent) and analysed; a read error is returned as
     its message, so it stays the problem of that file alone. Only what the output needs is kept of each
-    diagnostic, and the lines get no titles (nothing here shows them)."""
+    diagnostic."""
     options = Options(path=source.path or settings.stdin_filename, exists=os.path.exists,
-                      pi_version=settings.pi_version, releases=settings.releases, titles=False)
+                      pi_version=settings.pi_version, releases=settings.releases)
     started = clock()
     try:
         with opened(source, options, data, settings.wants.digest, split) as (document, stored):
@@ -629,7 +629,7 @@ _HOLDS = {LineKind.BLANK: "a blank line", LineKind.INVALID: "not valid JSON, pi 
 def _holds(document: Document, line: int) -> str:
     """What a line is, in a few words: its title (the header's is "session v3"), or what kind of line it is."""
     result = document.results[line]
-    return _HOLDS.get(result.kind) or result.title or "not an entry"
+    return _HOLDS.get(result.kind) or document.title(line) or "not an entry"
 
 
 def tree(args: argparse.Namespace) -> int:

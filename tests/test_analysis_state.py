@@ -35,12 +35,15 @@ def test_no_module_of_the_core_holds_line_state_or_a_cache_of_models() -> None:
 
 def test_a_document_shares_equal_strings_within_itself_only() -> None:
     first, second = analyze(ELYRA, Options()), analyze(ELYRA, Options())
-    stops = [(number, result.facts.stop_reason) for number, result in enumerate(first.results)
-             if getattr(result.facts, "stop_reason", None) == "toolUse"]
-    (line, stop), (_, again) = stops[:2]
-    assert stop is again  # one object per value within the document
-    assert second.results[line].facts.stop_reason == stop
-    assert second.results[line].facts.stop_reason is not stop  # but each document has its own
+    def tool_names(document: Document) -> list[str]:
+        """The tool names of the calls and of the results answering them, in line order."""
+        return [name for result in document.results for name in (
+            *(call.name for call in getattr(result.facts, "tool_calls", ())), getattr(result.facts, "tool_name", None))
+            if name == "bash"]
+
+    (name, again), (other, _) = tool_names(first), tool_names(second)
+    assert name is again  # one object per value within the document
+    assert other == name and other is not name  # but each document has its own
 
 
 def test_thndrs_documents_keep_their_own_last_turn_and_call_ids() -> None:

@@ -1,7 +1,8 @@
-"""`check` keeps the facts of the plain messages pi writes as integer columns (`elyra.fact_columns.FactColumns`) and
-looks ids up in them (`elyra.id_index.IdIndex`); the server keeps facts objects. Both must be the same file to every
-reader: the same facts line by line, the same link model field by field, the same diagnostics. Compared here on
-generated sessions that mix plain messages with every kind of line the columns cannot hold."""
+"""A document keeps the facts of the plain messages pi writes as integer columns (`elyra.fact_columns.FactColumns`)
+and looks ids up in them (`elyra.id_index.IdIndex`); the line pass alone makes facts objects, and a link pass of a
+list of results reads those. Both must be the same file to every reader: the same facts line by line, the same link
+model field by field, the same diagnostics. Compared here on generated sessions that mix plain messages with every
+kind of line the columns cannot hold, and after edits, which replace lines on a copy of the columns."""
 
 from __future__ import annotations
 
@@ -131,29 +132,82 @@ def test_check_s_columns_are_the_server_s_facts_objects(case: tuple[str, int]) -
 
 
 def _same_to_every_reader(data: bytes) -> FactColumns:
-    """`check`'s columns of the file in `data` against the server's objects: the same results, facts line by line,
-    model and diagnostics."""
-    whole = analyze_bytes(data, Options(titles=False))
+    """The columns of the file in `data`, streamed and in memory, against the line pass's objects: the same results,
+    facts line by line, model and diagnostics."""
+    whole = analyze_bytes(data, Options())
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "session.jsonl")
         with open(path, "wb") as file:
             file.write(data)
         with FileLines(path) as lines:
-            streamed = Document.streamed(lines, Options(titles=False))
-            assert isinstance(streamed.results, PlainResults)
-            columns = streamed.results.facts
-            assert isinstance(columns, FactColumns)
+            streamed = Document.streamed(lines, Options())
+            assert msgspec.json.encode(streamed.diagnostics()) == msgspec.json.encode(whole.diagnostics())
             assert list(streamed.results) == list(whole.results)
-            facts = list(facts_of(whole.results))
-            assert [columns[-index] for index in range(1, len(facts) + 1)] == facts[::-1]
             new, old = streamed.linked.model, whole.linked.model
             assert isinstance(new, ElyraModel) and isinstance(old, ElyraModel)
-            assert type(old.line_facts.objects) is list and not old.line_facts.codes.count(1)
             assert _fields(new) == _fields(old)
-            for entry_id in ("dddddddd", "00000000", "E0000001", "zzzzzzzz"):
-                assert new.by_id.get(entry_id) == old.by_id.get(entry_id)
-            assert msgspec.json.encode(streamed.diagnostics()) == msgspec.json.encode(whole.diagnostics())
-            return columns
+    return _same_as_objects(whole)
+
+
+def _same_as_objects(document: Document) -> FactColumns:
+    """A document's columns against the objects the line pass makes of its lines, read by a link pass as a list:
+    the same results, facts line by line, model and link issues."""
+    assert isinstance(document.results, PlainResults)
+    columns = document.results.facts
+    assert isinstance(columns, FactColumns)
+    state = LineState(titles=False)
+    objects = [document.analyzer.line(document.lines[0]),
+               *analyze_lines(list(document.lines)[1:], document.format, state)]
+    assert list(document.results) == objects
+    facts = [result.facts for result in objects]
+    assert [columns[-index] for index in range(1, len(facts) + 1)] == facts[::-1]
+    linked, linked_objects = document.analyzer.link(document.lines, document.results), \
+        document.analyzer.link(document.lines, objects)
+    new, old = linked.model, linked_objects.model
+    assert isinstance(new, ElyraModel) and isinstance(old, ElyraModel)
+    assert type(old.line_facts.objects) is list and not old.line_facts.codes.count(1)
+    assert _fields(new) == _fields(old)
+    for entry_id in ("dddddddd", "00000000", "E0000001", "zzzzzzzz"):
+        assert new.by_id.get(entry_id) == old.by_id.get(entry_id)
+    assert linked.issues == linked_objects.issues
+    # the document's own link model may be a relink of an earlier one, whose issues come in another order
+    assert sorted(map(msgspec.json.encode, document.linked.issues)) == sorted(
+        map(msgspec.json.encode, linked_objects.issues))
+    return columns
+
+
+EDITS = ("retype", "reparent", "insert", "delete")
+
+
+@settings(max_examples=300, deadline=None)
+@given(mixed_sessions(), st.lists(st.tuples(st.sampled_from(EDITS), st.integers(0, 10**6), st.integers(0, 10**6),
+                                            st.integers(0, 3)), min_size=1, max_size=4))
+def test_edits_replace_lines_on_a_copy_and_leave_the_model_before_as_it_was(
+        case: tuple[str, int], edits: list[tuple[str, int, int, int]]) -> None:
+    """An edit that keeps the number of lines (a line typed over, a parentId changed: a relink), one that adds lines
+    and one that removes them: the columns read as the line pass's objects of the new text, and the link model of
+    the text before (which a relink starts from) still reads the facts it read."""
+    document = Document(case[0])
+    for edit, at, other, span in edits:
+        model = document.linked.model
+        assert isinstance(model, ElyraModel)
+        before = list(model.line_facts)
+        last = len(document.lines) - 1  # the header stays: the file stays a session, its facts in columns
+        line, source = 1 + at % last, document.lines[other % (last + 1)]
+        text = document.lines[line]
+        if edit == "retype":
+            document.edit(line, 0, line, len(text), text)
+        elif edit == "reparent":
+            found = re.search(r'"id": ?"([^"]*)"', source)
+            parent = json.dumps(found.group(1) if found else "dddddddd")
+            document.edit(line, 0, line, len(text), re.sub(r'("parentId": ?)(null|"[^"]*")', rf"\g<1>{parent}",
+                                                           text, count=1))
+        elif edit == "insert":
+            document.edit(line, 0, line, 0, source + "\n")
+        else:
+            document.edit(line, 0, min(line + span, last), 0, "")
+        assert list(model.line_facts) == before
+        _same_as_objects(document)
 
 
 def _passed(lines: list[str], info: Any) -> PlainResults:
@@ -248,7 +302,7 @@ def test_a_plain_line_replaced_by_its_facts_object_is_read_as_that_object(tmp_pa
     path = tmp_path / "session.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     with FileLines(str(path)) as read:
-        store = Document.streamed(read, Options(titles=False)).results
+        store = Document.streamed(read, Options()).results
         assert isinstance(store, PlainResults)
         columns = store.facts
         assert isinstance(columns, FactColumns) and columns.codes[1] and columns.tool_at[1]
@@ -301,7 +355,7 @@ def test_a_store_whose_file_pass_stopped_early_is_read_all_the_same() -> None:
     passing = analyze_lines(lines, detect(lines, None), state)
     results.extend(next(passing) for _ in range(3))
     assert not store.sealed and store.codes[1] and store.codes[2]
-    whole = analyze_bytes(("\n".join(lines[:3])).encode(), Options(titles=False))
+    whole = analyze_bytes(("\n".join(lines[:3])).encode(), Options())
     assert [store[line] for line in range(3)] == list(facts_of(whole.results))
     assert store.sealed and store.call_key_of(2) == store.call_keys[store.tool_at[1]]
 

@@ -511,18 +511,16 @@ def test_incremental_edits_match_a_fresh_analysis(text: str, data: st.DataObject
 
 @COMMON
 @given(session_text(), st.lists(st.sampled_from((b"\xff", b"\xc3", b"\xe2\x82", b"\r", b"\xef\xbb\xbf", "é".encode())),
-                                max_size=3), st.integers(0, 10**6), st.integers(1, 64), st.booleans())
-def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes], at: int, chunk: int,
-                                                      titles: bool) -> None:
+                                max_size=3), st.integers(0, 10**6), st.integers(1, 64))
+def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes], at: int, chunk: int) -> None:
     """`check` streams a file in chunks (`FileLines`, `Document.streamed`); it must report exactly what the
     in-memory analysis of the same bytes reports, whatever the chunk size and wherever a multi-byte sequence,
-    invalid UTF-8 or a "\\r" falls; without titles (as `check` reads it, its results kept as `PlainResults`) as
-    with them (as `sessionLsp/analyzeFile` reads it)."""
+    invalid UTF-8 or a "\\r" falls, and name every line as it does (`sessionLsp/analyzeFile`)."""
     data = text.encode("utf-8", "surrogatepass")
     for piece in bad:
         where = at % (len(data) + 1)
         data = data[:where] + piece + data[where:]
-    options = Options(titles=titles)
+    options = Options()
     whole = analyze_bytes(data, options)
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "session.jsonl")
@@ -532,11 +530,12 @@ def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes
             streamed = Document.streamed(lines, options)
             assert list(streamed.lines) == list(whole.lines)
             assert streamed.invalid_utf8 == whole.invalid_utf8
-            assert list(streamed.results) == whole.results
+            assert list(streamed.results) == list(whole.results)
             assert list(facts_of(streamed.results)) == list(facts_of(whole.results))
             for kind in LineKind:
                 assert lines_of_kind(streamed.results, kind) == lines_of_kind(whole.results, kind)
             assert streamed.diagnostics() == whole.diagnostics()
+            assert list(streamed.titled) == list(whole.titled)
 
 
 # --- fixes -----------------------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ import pytest
 
 from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import analyze_bytes, later_results
-from session_lsp.analysis.results import LineResult
 from session_lsp.files import CHUNK, FileLines, NotReadable
 
 TESTS = Path(__file__).resolve().parent
@@ -30,27 +29,20 @@ ANY_SIZE = range(1 << 62)
 
 
 def assert_streamed_as_whole(path: Path, chunk: int = CHUNK, split_sizes: range | None = None) -> None:
-    """With titles (as `sessionLsp/analyzeFile` reads a file) and without (as `check` does: its results are kept
-    as `PlainResults`); the results without titles are those with them, less the titles. `split_sizes`: the file's
-    second half read by a second process (`FileLines.split`), as `check` of one file does."""
-    titled: list[LineResult] = []
-    for titles in (True, False):
-        options = Options(path=str(path), exists=os.path.exists, titles=titles)
-        whole = analyze_bytes(path.read_bytes(), options)
-        with FileLines(str(path), chunk=chunk, split_sizes=split_sizes) as lines:
-            streamed = Document.streamed(lines, options)
-            assert streamed.format == whole.format
-            assert isinstance(streamed.results, list) == titles
-            assert list(streamed.results) == whole.results
-            assert streamed.invalid_utf8 == whole.invalid_utf8
-            assert streamed.diagnostics() == whole.diagnostics()
-            assert list(streamed.lines) == list(whole.lines)
-            if titles:
-                titled = whole.results
-            else:
-                assert [(r.kind, r.facts, r.issues, r.parts) for r in whole.results] == [
-                    (r.kind, r.facts, r.issues, r.parts) for r in titled]
-                assert not any(r.title for r in streamed.results)
+    """The results, the diagnostics, the lines read back and every line's title, as `check` and
+    `sessionLsp/analyzeFile` read a file. `split_sizes`: the file's second half read by a second process
+    (`FileLines.split`), as `check` of one file does."""
+    options = Options(path=str(path), exists=os.path.exists)
+    whole = analyze_bytes(path.read_bytes(), options)
+    with FileLines(str(path), chunk=chunk, split_sizes=split_sizes) as lines:
+        streamed = Document.streamed(lines, options)
+        assert streamed.format == whole.format
+        assert list(streamed.results) == list(whole.results)
+        assert streamed.invalid_utf8 == whole.invalid_utf8
+        assert streamed.diagnostics() == whole.diagnostics()
+        assert list(streamed.lines) == list(whole.lines)
+        assert [streamed.title(number) for number in range(len(streamed.lines))] == [
+            whole.title(number) for number in range(len(whole.lines))]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: str(path.relative_to(ROOT)))
@@ -70,13 +62,12 @@ def test_every_file_split_across_two_processes_gives_the_diagnostics_of_its_byte
 def test_a_line_pass_from_a_fresh_state_gives_every_line_its_result_in_the_whole_file(path: Path) -> None:
     """What a split relies on (ARCHITECTURE.md, invariant 11), in every format: the line pass started at any line
     gives the lines from there the results the file's own pass gives them."""
-    for titles in (True, False):
-        options = Options(path=str(path), exists=os.path.exists, titles=titles)
-        whole = analyze_bytes(path.read_bytes(), options)
-        lines = list(whole.lines)
-        for cut in sorted({1, len(lines) // 3, len(lines) // 2, len(lines) - 1} - {0}):
-            later = later_results(whole.format, options, False, iter(lines[cut:]))
-            assert later == list(whole.results[cut:])
+    options = Options(path=str(path), exists=os.path.exists)
+    whole = analyze_bytes(path.read_bytes(), options)
+    lines = list(whole.lines)
+    for cut in sorted({1, len(lines) // 3, len(lines) // 2, len(lines) - 1} - {0}):
+        later = later_results(whole.format, options, iter(lines[cut:]))
+        assert list(later) == list(whole.results[cut:])
 
 
 def test_the_files_compared_include_real_damage() -> None:
@@ -110,12 +101,12 @@ class Forks:
 
 def test_generated_sessions_split_across_two_processes_give_the_diagnostics_of_their_bytes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each pass (with titles, without) forks once: the second half of each file is read by another process."""
+    """Each file forks once: its second half is read by another process."""
     forks = Forks(monkeypatch)
     elyra, thndrs = generate.generate(tmp_path, entries=6000, records=3000)
     assert_streamed_as_whole(elyra, chunk=4096, split_sizes=ANY_SIZE)
     assert_streamed_as_whole(thndrs, chunk=4096, split_sizes=ANY_SIZE)
-    assert forks.count == 4
+    assert forks.count == 2
 
 
 def test_what_the_second_process_records_of_its_lines_is_numbered_after_the_first_s(tmp_path: Path) -> None:
@@ -130,7 +121,7 @@ def test_what_the_second_process_records_of_its_lines_is_numbered_after_the_firs
     found = []
     for split_sizes in (None, ANY_SIZE):
         with FileLines(str(path), chunk=64, max_line=100, split_sizes=split_sizes) as read:
-            document = Document.streamed(read, Options(titles=False))
+            document = Document.streamed(read, Options())
             found.append((dict(read.too_long), list(read.invalid_utf8), list(read), list(document.results),
                           document.diagnostics()))
     assert found[0] == found[1]

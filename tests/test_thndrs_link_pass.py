@@ -180,7 +180,7 @@ def test_typing_in_a_text_does_not_rerun_the_link_pass() -> None:
     col = s.lines[1].index("hello")
     document.edit(1, col, 1, col + 5, "goodbye")
     assert document.linked is linked
-    assert document.results[1].title == "user: goodbye"
+    assert document.title(1) == "user: goodbye"
 
 
 def test_editing_a_seq_reruns_the_link_pass() -> None:

@@ -7,6 +7,9 @@ changed (or lines were added or removed). Diagnostics are assembled on demand fr
 `Document.streamed(lines)` is the same analysis of a file whose text is never held: the line pass takes the lines
 one at a time, and only the per-line results stay; a line is read back from its `StreamedLines` when a diagnostic's
 columns (or a request) need it. Such a document is read-only.
+
+A document keeps no titles (how outlines and trees name a line): `title` makes one from the line's text when a
+feature reads it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from abc import abstractmethod
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from itertools import chain, count, islice
+from itertools import chain, islice
 from typing import TypeVar
 
 import msgspec
@@ -27,8 +30,8 @@ from .formats import Format, detect, format_for
 from .line_store import Lines, LineStore
 from .lines import LineKind
 from .registry import rule
-from .result_store import PlainResults
-from .results import FactStore, FormatAnalyzer, LineResult, Linked, Options, Session, line_result
+from .result_store import PlainResults, TitledResults
+from .results import FactStore, FormatAnalyzer, LineResult, Linked, Options, Session
 from .text import decode_bytes, split_lines, without_surrogates
 
 Part = TypeVar("Part")
@@ -47,6 +50,7 @@ class TwoPassAnalyzer:
         self._line_pass = face.line_pass(options)
         self._file_pass = face.file_pass(options)
         self._line_state = face.line_state(options)
+        self._titles: Callable[[str, LineResult], str] | None = None
 
     def line(self, text: str) -> LineResult:
         return self._line_pass(text, self.info, self._line_state)
@@ -61,20 +65,24 @@ class TwoPassAnalyzer:
         for text in texts:
             yield line_pass(text, info, state)
 
-    def show_titles(self) -> None:
-        self._face.show_titles(self._line_state)
-
     def fact_store(self) -> FactStore:
         return self._face.fact_store(self._line_state)
 
     def titles(self) -> Callable[[str, LineResult], str]:
-        made, line = self._face.line_titles(self._line_state), self.line
+        """With a line state of its own, which names lines: the document's names none, so that the lines an edit
+        reads again get no title either."""
+        if self._titles is None:
+            face, info, line_pass = self._face, self.info, self._line_pass
+            state = face.line_state(self.options)
+            face.show_titles(state)
+            made = face.line_titles(state)
 
-        def title(text: str, result: LineResult) -> str:
-            found = made(text, result)
-            return found if found is not None else line(text).title
+            def title(text: str, result: LineResult) -> str:
+                found = made(text, result)
+                return found if found is not None else line_pass(text, info, state).title
 
-        return title
+            self._titles = title
+        return self._titles
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked:
         return self._face.link(lines, results, self.info, self.options)
@@ -115,23 +123,13 @@ class StreamedLines(Lines):
         return None
 
 
-_STAMPS = count()
-
-
-def later_results(info: FormatInfo, options: Options, compact: bool,
-                texts: Iterator[str]) -> PlainResults | list[LineResult]:
+def later_results(info: FormatInfo, options: Options, texts: Iterator[str]) -> PlainResults:
     """The results of a file's later lines (none of them its first), by a line pass of their own: what
     `Document.streamed` hands a reader that splits the file (`StreamedLines.split`), joined after the earlier ones."""
     analyzer = analyzer_for(info, options)
-    results = _no_results(analyzer, compact)
+    results = PlainResults(analyzer.fact_store())
     results.extend(analyzer.lines(texts))
     return results
-
-
-def _no_results(analyzer: FormatAnalyzer, compact: bool) -> PlainResults | list[LineResult]:
-    """Where a document's line pass puts its results: `PlainResults` in the format's fact store for a `compact`
-    (read-only) document, else a list."""
-    return PlainResults(analyzer.fact_store()) if compact else []
 
 EDITOR_DECODING = ("; the editor shows each invalid byte sequence as U+FFFD, and saving writes that character "
                    "(EF BF BD) in its place: the original bytes are lost")
@@ -167,9 +165,9 @@ class Document:
         document._too_long = lines.too_long
         stream = lines.stream()
         head = list(islice(stream, DETECTION_HORIZON))
-        info, compact = detect(head, document.options.path), not document.options.titles
-        later = lines.split(partial(later_results, info, document.options, compact))
-        document._start(info, chain(head, stream), lines, compact, later)
+        info = detect(head, document.options.path)
+        later = lines.split(partial(later_results, info, document.options))
+        document._start(info, chain(head, stream), lines, later)
         document.invalid_utf8 = tuple(lines.invalid_utf8)
         document.replaced, document._replaced_lines = {}, {}
         return document
@@ -204,35 +202,25 @@ class Document:
     def _reset(self, lines: list[str]) -> None:
         self._start(detect(lines, self.options.path), lines, LineStore(lines))
 
-    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str], compact: bool = False,
-               later: Callable[[], PlainResults | list[LineResult]] | None = None) -> None:
-        """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards. A
-        `compact` document (read-only) keeps its results as `PlainResults`. `later` gives the results of the
-        file's lines after `lines` (`StreamedLines.split`)."""
+    def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str],
+               later: Callable[[], PlainResults] | None = None) -> None:
+        """Analyse `lines` (read once, in order) as a file of format `info`; `store` holds them afterwards. `later`
+        gives the results of the file's lines after `lines` (`StreamedLines.split`)."""
         self.format = info
         self.analyzer = analyzer_for(self.format, self.options)
-        self.results: Sequence[LineResult]
         texts = iter(lines)
-        results = _no_results(self.analyzer, compact)
+        results = PlainResults(self.analyzer.fact_store())
         results.extend(self._line(0, text) for text in islice(texts, 1))
         results.extend(self.analyzer.lines(texts))
         if later is not None:
-            rest = later()
-            if isinstance(results, PlainResults) and isinstance(rest, PlainResults):
-                results.join(rest)
-            else:
-                results.extend(rest)
+            results.join(later())
         for number, length in self._too_long.items():  # known once the stream has passed them; line 1 by `_line`
             if number:
-                mended = _too_long(results[number], length)
-                if isinstance(results, PlainResults):
-                    results.replace(number, mended)
-                else:
-                    results[number] = mended
+                results.replace(number, _too_long(results[number], length))
         self.results = results
-        self._issue_lines = results.with_issues() if isinstance(results, PlainResults) else \
-            [number for number, result in enumerate(results) if result.issues]
+        """Every line's result, without a title (`titled` has them)."""
         self.lines: Sequence[str] = store
+        self._issue_lines = results.with_issues()
         """The lines whose results have issues, in order: assembling diagnostics visits these, not every line."""
         self._line_diagnostics: dict[int, list[Diagnostic]] = {}
         """Per line, the diagnostics of its line issues as last assembled: an edit drops the lines it touched (every
@@ -244,9 +232,6 @@ class Document:
         self._changed: set[int] | None = set()
         """The lines whose facts changed since `_base` was computed; None once lines were added or removed."""
         self._diagnostics = None
-        self.stamp = next(_STAMPS)
-        """Changes with every edit and every analysis of the whole text: what was read of the document under one
-        stamp still holds under it (`naming`)."""
 
     @property
     def face(self) -> Format:
@@ -272,38 +257,20 @@ class Document:
         result = self.analyzer.line(" " * lead + text[lead:])
         return msgspec.structs.replace(result, issues=(issue, *result.issues))
 
-    def show_titles(self) -> None:
-        """Name every line of a document analysed without titles: the server leaves them out of a file's first
-        analysis, so its diagnostics go out sooner, and adds them before any request reads the document. Facts and
-        issues stay the objects they were, so nothing is relinked."""
-        for _ in self.naming():
-            pass
+    def title(self, number: int) -> str:
+        """How outlines and trees name line `number` (role and first words), made from its text when asked: a
+        document keeps no titles (63 bytes a line of a session pi wrote), since only a feature reads them. Line 1 is
+        named as `_line` reads it."""
+        text = self.lines[number]
+        lead = 0 if number else leading_trim(text)
+        if lead and self.face.bom_issue(self.options, text[:lead]) is not None:
+            text = " " * lead + text[lead:]
+        return self.analyzer.titles()(text, self.results[number])
 
-    def naming(self, step: int = 4096) -> Iterator[None]:
-        """`show_titles` in steps of `step` lines, pausing after each but the last: the server names a newly opened
-        file between edits, so a keystroke waits for one step, not for the whole file. The results change only at
-        the end, so a caller may drop the steps left at any pause; the rest does nothing once the document has
-        changed, or has been named, meanwhile."""
-        if self.options.titles:
-            return
-        stamp = self.stamp
-        self.analyzer.show_titles()  # from here on, lines the line pass reads again get their titles
-        title, lines, results = self.analyzer.titles(), self.lines, self.results
-        named: list[LineResult] = []
-        size = len(results)
-        for start in range(0, size, step):
-            if start:
-                yield
-                if self.options.titles or self.stamp != stamp:
-                    return
-            stop = min(start + step, size)
-            named.extend(line_result(result.kind, result.facts, result.issues,
-                                     self._line(0, line).title if number == 0 else title(line, result),
-                                     result.parts)
-                         for number, line, result in zip(range(start, stop), lines[start:stop], results[start:stop],
-                                                         strict=True))
-        self.options = msgspec.structs.replace(self.options, titles=True)
-        self.results = named
+    @property
+    def titled(self) -> TitledResults:
+        """The results with their titles, each made when read: what a feature that names lines hands its format."""
+        return TitledResults(self.results, self.title)
 
     @property
     def linked(self) -> Linked:
@@ -337,7 +304,7 @@ class Document:
     def edit(self, start_line: int, start_col: int, end_line: int, end_col: int, new_text: str) -> None:
         """Replace the range (code-point columns, end exclusive) with `new_text`, as an LSP change event does."""
         lines, results = self.lines, self.results
-        if not isinstance(lines, LineStore) or not isinstance(results, list):
+        if not isinstance(lines, LineStore) or not isinstance(results, PlainResults):
             raise TypeError("a streamed document is read-only")
         last = len(lines) - 1
         start_line, end_line = min(max(start_line, 0), last), min(max(end_line, 0), last)
@@ -347,9 +314,9 @@ class Document:
         tail = lines[end_line][end_col:]
         new_text = without_surrogates(new_text)
         replacement = split_lines(head + new_text + tail)
-        old_facts = [(result.kind, result.facts) for result in self.results[start_line : end_line + 1]]
+        old_facts = [(result.kind, result.facts) for result in results[start_line : end_line + 1]]
         ended_with_newline = lines[-1] == ""
-        ended_blank = self.results[-1].kind is LineKind.BLANK
+        ended_blank = results[-1].kind is LineKind.BLANK
         lines.replace(start_line, end_line + 1, replacement)
         self._follow_replaced(start_line, end_line, replacement)
         moved = len(replacement) != end_line + 1 - start_line
@@ -365,10 +332,9 @@ class Document:
                 self._reset(list(lines))
                 return
         new_results = [self._line(start_line + offset, line) for offset, line in enumerate(replacement)]
-        results[start_line : end_line + 1] = new_results
+        self.results = results.spliced(start_line, end_line + 1, new_results)
         self._splice_issue_lines(start_line, end_line, new_results)
         self._diagnostics = None
-        self.stamp = next(_STAMPS)
         if self._base is None:
             return
         # Whether the file ends with "\n", or in a blank line, is seen by the link pass (ELY005, THN071) but is in

@@ -126,23 +126,24 @@ class Format(Protocol):
         ...
 
     def line_state(self, options: Options) -> object:
-        """A fresh state for the line pass of one file (it knows whether lines get titles: `options.titles`)."""
+        """A fresh state for the line pass of one file, which names no line (a document keeps no titles)."""
         ...
 
     def show_titles(self, state: object) -> None:
-        """From now on, the line pass with this state names lines (a document first analysed without titles)."""
+        """From now on, the line pass with this state names lines (`Document.title`'s own state)."""
         ...
 
     def fact_store(self, state: object) -> FactStore:
-        """Where a read-only document (`check`) keeps its lines' facts, bound to its line state: empty, filled in
-        line order as a list is (`append`), and the file pass with that state may write a line's facts into it
-        itself (yielding `result_store.IN_STORE`). A list, or a format's compact store (`elyra.fact_columns`)."""
+        """Where a document keeps its lines' facts, bound to its line state: empty, filled in line order as a list
+        is (`append`), and the file pass with that state may write a line's facts into it itself (yielding
+        `result_store.IN_STORE`); an edit changes a `copy`. A list, or a format's compact store
+        (`elyra.fact_columns`)."""
         ...
 
     def line_titles(self, state: object) -> Callable[[str, LineResult], str | None]:
-        """What names the lines of a file analysed without titles, bound to its line state (asked once a file, as
-        the line pass is): a line's title made from its `result` when the format can; None: the caller runs the
-        line pass again for it."""
+        """What names a line of a file (whose line pass made no title), bound to a line state that names lines
+        (asked once a document): a line's title made from its `result` when the format can; None: the caller runs
+        the line pass again for it."""
         ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult], info: FormatInfo,

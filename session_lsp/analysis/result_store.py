@@ -1,18 +1,19 @@
-"""`PlainResults`: the per-line results of a document that shows no titles (`check`), kept as their parts.
+"""`PlainResults`: the per-line results of a document, kept as their parts.
 
 Most lines of a session are a plain result: a kind and facts, no issues. A list of `LineResult`s spends a 40-byte
-object and a pointer on each; here such a line is a pointer to its facts and a byte for its kind, and only the few
-other results (with issues or parts) are kept whole. Indexing and iterating give `LineResult`s equal to the ones
-stored, made when asked for.
+object and a pointer on each; here such a line is its facts in the format's store (Elyra's: integer columns) and a
+byte for its kind, and only the few other results (with issues or parts) are kept whole. Indexing and iterating
+give `LineResult`s equal to the ones stored, made when asked for. No line has a title here: a document makes a
+title when a feature reads it (`Document.titled`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast, overload
 
 from .lines import LineKind
-from .results import FactStore, LineResult
+from .results import FactStore, LineResult, line_result
 
 _KINDS = tuple(LineKind)
 _CODE = {kind: code for code, kind in enumerate(_KINDS)}
@@ -25,7 +26,8 @@ IN_STORE = LineResult(_OBJECT, None)
 
 
 class PlainResults(Sequence[LineResult]):
-    """Filled once, in line order, by `append` and `extend` (and mended by `replace`); read-only afterwards.
+    """Filled once, in line order, by `append` and `extend` (and mended by `replace`); never changed afterwards: an
+    edit makes a new one (`spliced`), since the link model of the text before reads these facts as they are.
     `facts` is where the facts go: a list, or a format's store of them (its line pass's `fact_store`), which takes
     `append`, `__setitem__` and indexing as a list does and into which the file pass may write a line's facts
     itself, yielding `IN_STORE`."""
@@ -70,6 +72,24 @@ class PlainResults(Sequence[LineResult]):
         self._whole[number] = result
         self._facts[number] = result.facts
         self._kinds[number] = _CODE[result.kind]
+
+    def spliced(self, start: int, stop: int, results: Sequence[LineResult]) -> PlainResults:
+        """These results with lines `start` to `stop` (exclusive) replaced by `results`, any number of them (an edit):
+        a new store; this one, and the facts a link model reads of it, stay as they are. The facts' store is
+        copied (Elyra's columns: the columns shared until a run of lines changes length) and the kinds (a byte a
+        line); the whole results after the edit move by the change in length."""
+        new = PlainResults.__new__(PlainResults)
+        shift = len(results) - (stop - start)
+        new._whole = {number if number < start else number + shift: result
+                      for number, result in self._whole.items() if not start <= number < stop}
+        codes = _CODE
+        for number, result in enumerate(results, start):
+            if result.__class__ is not LineResult or result.issues:
+                new._whole[number] = result
+        new._kinds = self._kinds[:start] + bytes(codes[result.kind] for result in results) + self._kinds[stop:]
+        new._facts = self._facts.copy()
+        new._facts[start:stop] = [result.facts for result in results]
+        return new
 
     @property
     def facts(self) -> FactStore:
@@ -130,3 +150,38 @@ def lines_of_kind(results: Sequence[LineResult], kind: LineKind) -> list[int]:
     if type(results) is PlainResults:
         return results.of_kind(kind)
     return [number for number, result in enumerate(results) if result.kind is kind]
+
+
+class TitledResults(Sequence[LineResult]):
+    """A document's results with their titles, each made when a line is read (`Document.titled`): what outlines,
+    trees and completion read. The last line read is kept, since a feature often reads a line's facts and then its
+    title; no more, so a tree of every line holds no title it has passed."""
+
+    __slots__ = ("_last", "_results", "_title")
+
+    def __init__(self, results: Sequence[LineResult], title: Callable[[int], str]) -> None:
+        self._results, self._title = results, title
+        self._last: tuple[int, LineResult] | None = None
+
+    def __len__(self) -> int:
+        return len(self._results)
+
+    @overload
+    def __getitem__(self, index: int) -> LineResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[LineResult]: ...
+
+    def __getitem__(self, index: int | slice) -> LineResult | list[LineResult]:
+        if isinstance(index, slice):
+            return [self[number] for number in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self._results)
+        if not 0 <= index < len(self._results):
+            raise IndexError("line out of range")
+        if self._last is not None and self._last[0] == index:
+            return self._last[1]
+        result = self._results[index]
+        found = line_result(result.kind, result.facts, result.issues, self._title(index), result.parts)
+        self._last = (index, found)
+        return found

@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, overload, runtime_checkable
 
 import msgspec
 
@@ -135,9 +135,6 @@ class Options(msgspec.Struct, frozen=True):
     now: float | None = None
     """When the agent resumes the file, in Unix milliseconds (what Claude Code does with a turn that ended in an API
     error depends on the error's age); None: long after the file was last written."""
-    titles: bool = True
-    """Whether the line pass names each line (`LineResult.title`, for outlines, trees and hovers): `check` prints
-    none, so it neither computes nor keeps them."""
 
 
 class FactStore(Protocol):
@@ -150,9 +147,21 @@ class FactStore(Protocol):
         pass of its own (a list: `list.extend`)."""
         ...
 
+    @overload
     def __setitem__(self, line: int, facts: Any, /) -> None: ...
 
+    @overload
+    def __setitem__(self, lines: slice, facts: list[Any], /) -> None: ...
+
+    def __setitem__(self, line: int | slice, facts: Any, /) -> None:
+        """A line's facts replaced; or, by a slice (step 1), a run of lines by any number of lines (an edit)."""
+        ...
+
     def __getitem__(self, line: int, /) -> Any: ...
+
+    def copy(self) -> FactStore:
+        """A store equal to this one that an edit may change while this one stays as it is (a link model reads it)."""
+        ...
 
     def __len__(self) -> int: ...
 
@@ -166,17 +175,13 @@ class FormatAnalyzer(Protocol):
         """`line` of each text, in order: a file's line pass, without a call a line to get there."""
         ...
 
-    def show_titles(self) -> None:
-        """From now on, `line` gives titles (for a document analysed without them)."""
-        ...
-
     def fact_store(self) -> FactStore:
-        """Where a read-only document keeps the facts of `lines` (the format's `fact_store`), asked before them."""
+        """Where a document keeps the facts of `lines` (the format's `fact_store`), asked before them."""
         ...
 
     def titles(self) -> Callable[[str, LineResult], str]:
-        """What gives the title of a line `line` analysed without one (as `result`), once `show_titles` was
-        called."""
+        """What gives the title of a line (its text, and `result`, what `line` gave for it): a document's line pass
+        names no line, and a title is made only when a feature reads it."""
         ...
 
     def link(self, lines: Sequence[str], results: Sequence[LineResult]) -> Linked: ...
@@ -225,8 +230,8 @@ class Session(Protocol):
     the detected format (`FormatInfo`) and the options bound, and carried on `Linked`, so a feature asks
     `doc.session` and never hands a model back. Each format's class (`elyra/session.py`, ...) holds its own typed
     model; `plain.NoSession` answers nothing, and a format inherits from it what it has no structure for. `lines`
-    and `results` are passed, not bound: an edit that changes no facts (typing in a message, titles added once the
-    first diagnostics are out) keeps the session but not the lines' text or titles."""
+    and `results` are passed, not bound: an edit that changes no facts (typing in a message) keeps the session but
+    not the lines' text; a feature that names lines passes `Document.titled`."""
 
     def place(self, line: int, code: str) -> tuple[str, Severity | None] | None:
         """Where the entry of a line-pass issue (rule `code`, on `line`) sits in the model, when that changes what

@@ -42,7 +42,6 @@ from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, 
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..analysis import Document
 from ..analysis.payload_types import Buffer
 from ..analysis.rule_filter import RuleFilter
 from ..analysis.text import Encoding, without_surrogates
@@ -91,12 +90,6 @@ def _stepped(steps: Iterator[None]) -> bool:
 
 
 _DONE = object()
-
-
-def _titled(fn: Callable[..., T], doc: Document, *args: Any) -> T:
-    """`fn(doc, *args)` once the document's lines have titles (a request can come before the first settle)."""
-    doc.show_titles()
-    return fn(doc, *args)
 
 
 def _id(data: Any) -> int | str | None:
@@ -405,11 +398,11 @@ class SessionServer(LanguageServer):
             if entry.doc is None:
                 return None
             head = (entry.doc, entry.version) if versioned else (entry.doc,)
-            return await self.run(_titled, fn, *head, *args)
+            return await self.run(fn, *head, *args)
 
     def settle_later(self, entry: OpenDocument) -> None:
-        """Once diagnostics have gone out: name the document's lines, compress its idle lines and give freed
-        memory back (`memory.settling`)."""
+        """Once diagnostics have gone out: compress the document's idle lines and give freed memory back
+        (`memory.settling`)."""
         task = asyncio.ensure_future(self._settle(entry))
         self._background.add(task)
         task.add_done_callback(self._background.discard)

@@ -71,10 +71,9 @@ Releases = tuple[tuple[str, str], ...]
 """The release chosen for each format (`Settings.releases`)."""
 
 
-def options_for(path: str | None, releases: Releases, titles: bool = True) -> Options:
+def options_for(path: str | None, releases: Releases) -> Options:
     """The server may look at the disk, so references to other files (parentSession) can be checked."""
-    return Options(path=path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases,
-                   titles=titles)
+    return Options(path=path, exists=os.path.exists, pi_version=dict(releases).get("pi"), releases=releases)
 
 
 def path_of(uri: str) -> str | None:
@@ -106,11 +105,10 @@ def replaced_lines(path: str | None, text: str | None = None) -> dict[str, tuple
 
 
 def build(uri: str, text: str, releases: Releases) -> Document:
-    """A newly opened file, analysed without titles: its first diagnostics need none, and a line pass without them
-    is about a quarter shorter. `Document.show_titles` adds them once the diagnostics are out (`memory.settle`),
-    or first thing when a request comes sooner (`SessionServer.read`)."""
+    """A newly opened file. Its lines get no titles: a feature that names lines makes those it reads
+    (`Document.titled`)."""
     path = path_of(uri)
-    return Document(text, options_for(path, releases, titles=False), replaced=replaced_lines(path, text))
+    return Document(text, options_for(path, releases), replaced=replaced_lines(path, text))
 
 
 def reread(uri: str, doc: Document) -> bool:

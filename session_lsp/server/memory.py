@@ -24,20 +24,16 @@ def _malloc_trim() -> Callable[[int], int] | None:
 _TRIM = _malloc_trim()
 
 
-NAMING_STEP = 2048
-"""Lines named in one step of `settling`: about 10 ms."""
 PACKING_STEP = 128
 """Blocks of lines compressed in one step of `settling` (8,192 lines): about 10 ms."""
 
 
 def settling(doc: Document) -> Iterator[None]:
-    """Name the lines of a newly opened file (`Document.naming`: its first diagnostics went out without), compress
-    the lines no request is reading (`LineStore.compact`) and return freed pages to the system, which also undoes
-    the heap growth a relink leaves behind (the old link model freed among new objects). In steps of about 10 ms,
-    pausing between them: the whole takes about 0.6 s on a 100,000-line file, which an edit typed right after the
-    open would otherwise wait for; the server stops at a pause when the document changes, and settles it again
-    after the next publish. Cheap when there is nothing to do: about a millisecond on a 100,000-line file."""
-    yield from doc.naming(NAMING_STEP)
+    """Compress the lines no request is reading (`LineStore.compact`) and return freed pages to the system, which
+    also undoes the heap growth a relink leaves behind (the old link model freed among new objects). In steps of
+    about 10 ms, pausing between them, which an edit typed right after the open would otherwise wait for; the
+    server stops at a pause when the document changes, and settles it again after the next publish. Cheap when
+    there is nothing to do: about a millisecond on a 100,000-line file."""
     if isinstance(doc.lines, LineStore):
         while doc.lines.compact(PACKING_STEP) == PACKING_STEP:
             yield

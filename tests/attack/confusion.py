@@ -190,12 +190,11 @@ def exercise(text: str, probes: dict[int, list[int]] | None = None, pi_versions:
     whole-file features always run."""
     calls = 0
     for release in pi_versions:
-        streamed = Document.streamed(MemoryLines(text), Options(path="s.jsonl", titles=False, pi_version=release))
+        streamed = Document.streamed(MemoryLines(text), Options(path="s.jsonl", pi_version=release))
         streamed.diagnostics()
         calls += 1
         document = Document(text, Options(path="s.jsonl", pi_version=release, exists=lambda _: True))
         diagnostics = document.diagnostics()
-        document.show_titles()
         features.encode_tree(document)
         features.tree(document)
         features.document_symbols(document)

@@ -1,6 +1,6 @@
-"""The server settles a newly opened document (names its lines, compresses them) once its diagnostics are out, a
-step at a time behind the document's lock: a change the client sends meanwhile waits for one step, not for the
-whole settle (about 0.6 s on a 100,000-line file), and the steps left are dropped for that change's own settle."""
+"""The server settles a newly opened document (compresses its lines) once its diagnostics are out, a step at a time
+behind the document's lock: a change the client sends meanwhile waits for one step, not for the whole settle, and
+the steps left are dropped for that change's own settle."""
 
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ TEXT = "\n".join([HEADER, *(f'{{"type":"custom","id":"{n:08x}","parentId":null,"
 
 
 def settled(change_after: int | None) -> tuple[int, Document, SessionServer]:
-    """Settle a document opened without titles, the client sending version 2 after `change_after` steps (None:
-    never): how many steps ran, and the document."""
+    """Settle a document, the client sending version 2 after `change_after` steps (None: never): how many steps
+    ran, and the document."""
 
     async def scenario() -> tuple[int, Document, SessionServer]:
         server = SessionServer()
         entry = server.store.add(URI, 1)
-        doc = entry.doc = Document(TEXT, Options(titles=False))
+        doc = entry.doc = Document(TEXT, Options())
         steps = 0
 
         async def run(fn: Callable[..., Any], *args: Any) -> Any:
@@ -53,28 +53,18 @@ def _packed(doc: Document) -> int:
 
 @pytest.fixture(autouse=True)
 def small_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(memory, "NAMING_STEP", 100)
     monkeypatch.setattr(memory, "PACKING_STEP", 2)
 
 
-def test_a_settle_undisturbed_names_and_compresses_the_document() -> None:
+def test_a_settle_undisturbed_compresses_the_document() -> None:
     steps, doc, _ = settled(None)
-    # 401 lines: 5 naming steps, the last going on to pack 2 of the 7 blocks; 3 more packing steps, the last of
-    # which finds 1 block left and ends
-    assert steps == 8
-    assert doc.options.titles and doc.results == Document(TEXT).results
+    # 401 lines, 7 blocks: 3 steps pack 2 blocks each, the fourth finds 1 block left and ends
+    assert steps == 4
+    assert list(doc.results) == list(Document(TEXT).results)
     assert _packed(doc) == 7
 
 
 def test_a_change_sent_during_the_settle_ends_it_at_the_next_step() -> None:
     steps, doc, _ = settled(change_after=2)
     assert steps == 2
-    assert not doc.options.titles and not any(result.title for result in doc.results)
-    assert _packed(doc) == 0
-
-
-def test_a_change_sent_while_it_compresses_leaves_the_lines_named() -> None:
-    steps, doc, _ = settled(change_after=6)
-    assert steps == 6
-    assert doc.options.titles and doc.results == Document(TEXT).results
     assert _packed(doc) == 4

@@ -109,7 +109,7 @@ class CodexFormat(plain.Quiet):
 
     def line_state(self, options: Options) -> LineState:
         from .facts import LineState
-        return LineState(options.titles)
+        return LineState(titles=False)
 
     def show_titles(self, state: object) -> None:
         from .facts import LineState

@@ -110,7 +110,7 @@ class ElyraFormat(plain.Quiet):
 
     def line_state(self, options: Options) -> LineState:
         from .line_pass import LineState
-        return LineState(options.titles)
+        return LineState(titles=False)
 
     def fact_store(self, state: object) -> FactColumns:
         from .fact_columns import FactColumns

@@ -12,8 +12,9 @@ facts object. Indexing gives facts equal to the object the line pass would have 
 asked for; the link model reads the columns themselves (`codes`, `ids`, the records, the `*_of` readers) without
 making one.
 
-The server's document, whose lines an edit replaces, keeps a list of objects, which `wrap` reads through the same
-interface (every line an object).
+An edit replaces lines on a `copy` (`__setitem__`; a run of lines by a slice): each new line is an object, and the
+columns are shared with the store copied until a run of lines changes length. A list of objects (results a caller
+made as a list) is read through the same interface by `wrap` (every line an object).
 """
 
 from __future__ import annotations
@@ -93,9 +94,10 @@ Writer = tuple[Callable[[int], None], Callable[[int], None], Callable[[int], Non
 
 
 class FactColumns(Sequence[Any]):
-    """Filled once, in line order (`append`, and the file pass through `writer`); afterwards a line is only replaced
-    (`__setitem__`, on a `copy`, which shares the columns). The columns hold a value for every line of a store the
-    line pass fills, meaningful where its code is not OBJECT; a wrapped list has none (every line an object)."""
+    """Filled once, in line order (`append`, and the file pass through `writer`); afterwards lines are only replaced
+    (`__setitem__`, on a `copy`, which shares the columns, never changing one in place). The columns hold a value
+    for every line of a store the line pass fills, meaningful where its code is not OBJECT; a wrapped list has none
+    (every line an object)."""
 
     __slots__ = ("call_ids", "call_keys", "call_marks", "codes", "id_starts", "ids", "keyed", "name_numbers", "names",
                  "object_keys", "objects", "parents", "sealed", "stamps", "tool_at")
@@ -289,7 +291,16 @@ class FactColumns(Sequence[Any]):
         return tuple(ToolCallFact(record_id(record), names[marks[record] & 0xFF], marks[record] >> 8)
                      for record in range(first, first + (code >> COUNT_SHIFT)))
 
-    def __setitem__(self, line: int, facts: Any) -> None:
+    @overload
+    def __setitem__(self, line: int, facts: Any) -> None: ...
+
+    @overload
+    def __setitem__(self, line: slice, facts: list[Any]) -> None: ...
+
+    def __setitem__(self, line: int | slice, facts: Any) -> None:
+        if isinstance(line, slice):
+            self._splice(*line.indices(len(self.codes))[:2], facts)
+            return
         self.objects[line] = facts
         self.codes[line] = OBJECT
         if line < len(self.tool_at) and self.tool_at[line]:  # the columns' list of tool lines is `tool_at`'s
@@ -297,6 +308,37 @@ class FactColumns(Sequence[Any]):
             self.tool_at[line] = 0
         self.object_keys.pop(line, None)
         self._key_object(line, facts)
+
+    def _splice(self, start: int, stop: int, facts: list[Any]) -> None:
+        """Lines `start` to `stop` replaced by a line for each of `facts`, an object each (an edit): when their
+        number changes, each column is made anew (at C speed: about a millisecond for 100,000 lines), the object
+        lines after them renumbered. The call records stay: the lines after keep theirs, the lines replaced leave
+        theirs unread."""
+        stop = max(start, stop)
+        if stop - start == len(facts):
+            for line, found in enumerate(facts, start):
+                self[line] = found
+            return
+        count, shift, size = len(facts), len(facts) - (stop - start), len(self.codes)
+
+        def spliced(column: array[int]) -> array[int]:
+            if len(column) != size:  # a wrapped list's columns are empty
+                return column
+            return column[:start] + array(column.typecode, bytes(count * column.itemsize)) + column[stop:]
+
+        self.ids, self.parents, self.stamps, self.tool_at = map(spliced, (self.ids, self.parents, self.stamps,
+                                                                          self.tool_at))
+        self.codes = self.codes[:start] + bytes(count) + self.codes[stop:]
+        if isinstance(self.objects, list):
+            self.objects = [*self.objects[:start], *facts, *self.objects[stop:]]
+        else:
+            self.objects = {line if line < start else line + shift: found for line, found in self.objects.items()
+                            if not start <= line < stop}
+        self.object_keys = {line if line < start else line + shift: keys for line, keys in self.object_keys.items()
+                            if not start <= line < stop}
+        for line, found in enumerate(facts, start):
+            self.objects[line] = found
+            self._key_object(line, found)
 
     def copy(self) -> FactColumns:
         new = FactColumns.__new__(FactColumns)

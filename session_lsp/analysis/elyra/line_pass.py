@@ -349,7 +349,7 @@ _LineResult = LineResult
 
 def line_title(text: str, result: LineResult, state: LineState) -> str | None:
     """The title `analyze_line` gives a line it reads on its fast path, made from the facts it made then (`result`):
-    the server names lines only once the first diagnostics are out. None for any other line: the caller runs the
+    a document names a line only when a feature reads its title. None for any other line: the caller runs the
     whole line pass."""
     if result.kind is not _OBJECT or may_decode_too_deep(text):
         return None

@@ -42,7 +42,7 @@ def _heading(doc: Document, line: int, obj: dict[str, Any]) -> str:
     message = obj.get("message")
     if isinstance(message, dict) and isinstance(message.get("role"), str) and message["role"] != kind:
         return f"{kind} · {message['role']}"
-    return str(kind) if isinstance(kind, str) else doc.results[line].title or "line"
+    return str(kind) if isinstance(kind, str) else doc.title(line) or "line"
 
 
 def tool_call_card(doc: Document, line: int, call_id: str) -> str:

@@ -165,7 +165,7 @@ def _suggest(face: Format, session: Session | None, doc: Document, template: Obj
         level.update((key, value) for key, value in template.fixed.items() if isinstance(value, str | int | None))
 
     def suggest(key: str) -> list[str]:
-        found = [value for value, _ in session.reference_values(doc.results, line, key, [level])] \
+        found = [value for value, _ in session.reference_values(doc.titled, line, key, [level])] \
             if session is not None and template is not None else []
         found += [value for value, _ in face.known_values(key, doc.options)]
         return [value for value in dict.fromkeys(found) if isinstance(value, str)]

@@ -10,4 +10,4 @@ from ..document import Document
 
 def reference_values(doc: Document, line: int, key: str, levels: list[dict[str, Any]]) -> list[tuple[Any, str]]:
     """(value, detail) pairs for the reference field `key` being written on `line`."""
-    return doc.session.reference_values(doc.results, line, key, levels)
+    return doc.session.reference_values(doc.titled, line, key, levels)
