@@ -48,6 +48,49 @@ def test_splices_and_reads_match_a_list(case: tuple[list[str], list], hot: int) 
     assert store.wide_lines() == wide
 
 
+@settings(max_examples=150, deadline=None)
+@given(splices(), st.integers(1, 4))
+def test_labels_follow_their_lines_through_splices_and_compression(case: tuple[list[str], list], hot: int) -> None:
+    """A label (a document's title of a line) is made once for its block and kept with the lines: through splices
+    elsewhere, and packed with the lines when the block cools; a block a splice replaces makes its labels again."""
+    lines, steps = case
+    lines = [*lines, *(f"x{number}" for number in range(2 * BLOCK + 1))]  # three blocks at least; the splices stay
+    store, expected = LineStore(lines, hot), list(lines)
+    made: list[str] = []
+
+    def label(number: int, line: str) -> str:
+        made.append(line)
+        return f"<{line}>"
+
+    for start, stop, new in steps:
+        assert [store.label(n, label) for n in range(len(expected))] == [f"<{line}>" for line in expected]
+        made.clear()
+        store.compact()
+        assert [store.label(n, label) for n in range(len(expected) - 1, -1, -1)] == [
+            f"<{line}>" for line in reversed(expected)]
+        assert made == []  # made once, then read back from the compressed blocks
+        store.replace(start, stop, new)
+        expected[start:stop] = new
+        assert [store.label(n, label) for n in range(len(expected))] == [f"<{line}>" for line in expected]
+        assert len(made) <= len(new) + 6 * BLOCK  # the blocks the splice made, and no others
+        made.clear()
+    assert list(store) == expected
+
+
+def test_a_label_of_more_than_one_line_is_made_each_time() -> None:
+    """The labels are packed after the lines, a line each: one holding a line break is never kept."""
+    store, made = LineStore(["a", "b"]), []
+
+    def label(number: int, line: str) -> str:
+        made.append(number)
+        return f"{line}\n{line}"
+
+    assert store.label(1, label) == store.label(1, label) == "b\nb"
+    assert made == [0, 1, 0, 1]
+    store.compact()
+    assert list(store) == ["a", "b"]
+
+
 def test_an_index_past_either_end_is_refused() -> None:
     store = LineStore(["a", "b"])
     assert store[-2] == "a"

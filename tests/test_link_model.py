@@ -97,7 +97,7 @@ def test_a_file_that_is_not_a_session_has_no_model_and_a_session_that_answers_no
     assert session.folds(document.results) == session.lenses() == session.hints(0, size - 1) == []
     assert all(session.card_rows(line, {}) == [] for line in range(size))
     assert session.renumbering() == Renumbering(0, ())
-    tree = msgspec.json.decode(b"".join(session.tree(document.results)))
+    tree = msgspec.json.decode(b"".join(session.tree(document.results, document.title)))
     context = session.context(document.lines, document.results, size - 1)
     assert tree["nodes"] == [] and msgspec.json.decode(msgspec.json.encode(context))["messages"] == []
 

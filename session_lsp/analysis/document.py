@@ -258,10 +258,16 @@ class Document:
         return msgspec.structs.replace(result, issues=(issue, *result.issues))
 
     def title(self, number: int) -> str:
-        """How outlines and trees name line `number` (role and first words), made from its text when asked: a
-        document keeps no titles (63 bytes a line of a session pi wrote), since only a feature reads them. Line 1 is
-        named as `_line` reads it."""
-        text = self.lines[number]
+        """How outlines and trees name line `number` (role and first words), made from its text when first asked: a
+        document keeps no titles among its results (63 bytes a line of a session pi wrote), since only a feature
+        reads them; an opened document's line store keeps those made, compressed with their lines (`label`)."""
+        lines = self.lines
+        if isinstance(lines, LineStore):
+            return lines.label(number, self._name)
+        return self._name(number, lines[number])
+
+    def _name(self, number: int, text: str) -> str:
+        """Line `number`'s title, made from its `text` (line 1 read as `_line` reads it)."""
         lead = 0 if number else leading_trim(text)
         if lead and self.face.bom_issue(self.options, text[:lead]) is not None:
             text = " " * lead + text[lead:]

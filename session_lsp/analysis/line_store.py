@@ -11,6 +11,9 @@ reason to pay and a server pays once the first diagnostics are out (`compact()`)
 Code extension's Alpine build), zlib at its fastest level does the same job, about four times slower to compress.
 
 The store is a `Sequence[str]` like the list it replaces; `replace()` is its one mutation, the splice an edit makes.
+A line's label (a document's title of it, `label()`), once made, is kept with its line and compressed with it: most
+of a title is words of its line, so LZ4 keeps it in about 9 bytes a line of a session pi wrote, and a block an edit
+replaces drops its labels with its lines.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import zlib
 from abc import abstractmethod
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import accumulate
 from typing import overload
 
@@ -39,17 +42,20 @@ _compress = _lz4.compress if _lz4 is not None else lambda data: zlib.compress(da
 _decompress = _lz4.decompress if _lz4 is not None else zlib.decompress
 
 
-def _pack(lines: list[str]) -> bytes:
+def _pack(lines: list[str], labels: list[str] | None = None) -> bytes:
+    """The lines, and their labels after them when there are any (none holds a "\n")."""
     # surrogatepass: a client's JSON may carry lone surrogates, which must come back exactly as they were.
-    return _compress("\n".join(lines).encode("utf-8", "surrogatepass"))
+    return _compress("\n".join(lines if labels is None else [*lines, *labels]).encode("utf-8", "surrogatepass"))
 
 
-def _unpack(data: bytes) -> list[str]:
-    return _decompress(data).decode("utf-8", "surrogatepass").split("\n")
+def _unpack(data: bytes, count: int) -> tuple[list[str], list[str] | None]:
+    """A block's `count` lines, and their labels if it holds them."""
+    items = _decompress(data).decode("utf-8", "surrogatepass").split("\n")
+    return (items, None) if len(items) == count else (items[:count], items[count:])
 
 
 class _Block:
-    __slots__ = ("count", "data", "lines", "wide")
+    __slots__ = ("count", "data", "labels", "lines", "wide")
 
     def __init__(self, lines: list[str], packed: bool) -> None:
         self.count = len(lines)
@@ -60,6 +66,18 @@ class _Block:
         """The compressed lines; None until the block is first compacted, and again after an edit."""
         self.lines: list[str] | None = None if packed else lines
         """The lines as strings: while the block is hot, or before it is first compacted."""
+        self.labels: list[str] | None = None
+        """The lines' labels as strings, once made, while `lines` are strings (else in `data`, with them)."""
+
+    def pack(self) -> None:
+        """Compress the lines (and their labels), unless `data` holds them already, and drop the strings."""
+        if self.data is None:
+            self.data = _pack(self.lines, self.labels)  # type: ignore[arg-type]
+        self.lines = self.labels = None
+
+    def unpack(self) -> list[str]:
+        self.lines, self.labels = _unpack(self.data, self.count)  # type: ignore[arg-type]
+        return self.lines
 
 
 class Lines(Sequence[str]):
@@ -101,6 +119,8 @@ class LineStore(Lines):
         self._size = sum(block.count for block in self._blocks)
         self._last: tuple[int, int, list[str]] = (0, 0, [])
         """(first line, end, lines) of the block read last: a run of reads in one block skips the lookup."""
+        self._labelled: tuple[int, int, list[str]] = (0, 0, [])
+        """The same for `label`: (first line, end, labels) of the block labelled last."""
 
     @staticmethod
     def _chunks(lines: list[str], packed: bool) -> list[_Block]:
@@ -131,7 +151,8 @@ class LineStore(Lines):
         """Every line in order; blocks that are not hot are decompressed in passing, leaving the hot set as it is."""
         for block in list(self._blocks):
             with self._lock:
-                lines = block.lines if block.lines is not None else _unpack(block.data)  # type: ignore[arg-type]
+                lines = block.lines if block.lines is not None else \
+                    _unpack(block.data, block.count)[0]  # type: ignore[arg-type]
             yield from lines
 
     def replace(self, start: int, stop: int, new: list[str]) -> None:
@@ -161,7 +182,7 @@ class LineStore(Lines):
             self._blocks[first : last + 1] = fresh
             self._size += len(new) - (stop - start)
             self._starts = None
-            self._last = (0, 0, [])
+            self._last = self._labelled = (0, 0, [])
 
     def wide_lines(self) -> set[int]:
         """The numbers of the lines with characters beyond ASCII (see `is_ascii`), all at once: a publish converts
@@ -180,11 +201,34 @@ class LineStore(Lines):
         at = bisect_right(starts, index) - 1
         return at, index - starts[at]
 
+    def label(self, index: int, make: Callable[[int, str], str]) -> str:
+        """Line `index`'s label: what `make(number, line)` gives it, made for every line of its block at once when
+        first asked (a document's titles, `Document.title`) and kept with the lines. `make` must not read the
+        store, and must give a line the same label wherever the line is."""
+        start, stop, labels = self._labelled
+        if start <= index < stop:
+            return labels[index - start]
+        with self._lock:
+            at, offset = self._locate(index)
+            block = self._blocks[at]
+            lines = self._open(block)
+            start = index - offset
+            if block.labels is not None:
+                labels = block.labels
+            else:
+                labels = [make(number, line) for number, line in enumerate(lines, start)]
+                if any("\n" in label for label in labels):  # made again when asked
+                    return labels[offset]
+                block.labels, block.data = labels, None  # packed again, with them, when it cools
+            self._labelled = (start, start + block.count, labels)
+            return labels[offset]
+
     def _open(self, block: _Block) -> list[str]:
         if block.lines is None:
-            block.lines = _unpack(block.data)  # type: ignore[arg-type]
+            lines = block.unpack()
             self._keep(block)
-        elif block in self._hot:
+            return lines
+        if block in self._hot:
             self._hot.move_to_end(block)
         return block.lines
 
@@ -198,9 +242,8 @@ class LineStore(Lines):
                     if most is not None and packed == most:
                         break
                     if block.data is None:
-                        block.data = _pack(block.lines)
                         packed += 1
-                    block.lines = None
+                    block.pack()
         return packed
 
     def _keep(self, block: _Block) -> None:
@@ -208,9 +251,7 @@ class LineStore(Lines):
         hot[block] = None
         while len(hot) > self._hot_size:
             cold, _ = hot.popitem(last=False)
-            if cold.data is None:
-                cold.data = _pack(cold.lines)  # type: ignore[arg-type]
-            cold.lines = None
+            cold.pack()
 
     def __eq__(self, other: object) -> bool:
         """Equal to a list (or store) of the same lines, as the list it replaces was."""

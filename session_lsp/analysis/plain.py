@@ -146,7 +146,7 @@ class NoSession:
     def renumbering(self) -> Renumbering:
         return Renumbering(0, ())
 
-    def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
+    def tree(self, results: Sequence[LineResult], title: Callable[[int], str]) -> list[Buffer]:
         """The file's format and nothing else."""
         info = self.info
         return [msgspec.json.encode(OtherTree(info.kind.value, info.version, info.label, 0, ()))]

@@ -304,9 +304,9 @@ class Session(Protocol):
         """The record numbers in line order as the agent writes them, and where the file differs."""
         ...
 
-    def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
+    def tree(self, results: Sequence[LineResult], title: Callable[[int], str]) -> list[Buffer]:
         """The JSON of `sessionLsp/tree` (the whole conversation structure), in parts: a million-entry session's
-        nodes are never all held at once."""
+        nodes are never all held at once. `title`: a line's title (`Document.title`), read once for each node."""
         ...
 
     def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,

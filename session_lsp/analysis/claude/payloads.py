@@ -4,7 +4,7 @@ marked), read from the model."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..detect import FormatInfo
@@ -20,7 +20,12 @@ __all__ = ["call_card", "card_rows", "context", "folds", "hints", "lenses", "out
 
 
 def _title(results: Sequence[LineResult], line: int) -> str:
-    return results[line].title or (results[line].facts.tag if hasattr(results[line].facts, "tag") else "")
+    return results[line].title or _untitled(results, line)
+
+
+def _untitled(results: Sequence[LineResult], line: int) -> str:
+    """What names a line without a title: its record's type."""
+    return results[line].facts.tag if hasattr(results[line].facts, "tag") else ""
 
 
 def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -> Outline:
@@ -130,7 +135,8 @@ def hints(model: ClaudeModel, first: int, last: int) -> list[Hint]:
     return turns.hints(model, first, last)
 
 
-def tree(info: FormatInfo, results: Sequence[LineResult], model: ClaudeModel) -> list[Buffer]:
+def tree(info: FormatInfo, results: Sequence[LineResult], title: Callable[[int], str],
+         model: ClaudeModel) -> list[Buffer]:
     """Every record of the conversation by uuid. The resumed chain is shown in the order Claude Code sends it, each
     record below the one sent before it: the result of one of parallel calls, which the file hangs below its own
     call, and a response's records off the chain are not branches of it. Records off the chain hang below their
@@ -162,17 +168,17 @@ def tree(info: FormatInfo, results: Sequence[LineResult], model: ClaudeModel) ->
     session = next((r.facts.session for r in model.records if r.facts.session is not None), None)
     before, after = around_last(ElyraTree(info.kind.value, info.version, info.label, len(indices), info.header_line,
                                           leaf, chain_lines, roots, session, []))
-    return [before, *array(_nodes(results, model, indices, parents, children)), after]
+    return [before, *array(_nodes(results, title, model, indices, parents, children)), after]
 
 
-def _nodes(results: Sequence[LineResult], model: ClaudeModel, indices: list[int], parents: dict[int, int | None],
-           children: dict[int, list[int]]) -> Iterator[ElyraNode]:
+def _nodes(results: Sequence[LineResult], title: Callable[[int], str], model: ClaudeModel, indices: list[int],
+           parents: dict[int, int | None], children: dict[int, list[int]]) -> Iterator[ElyraNode]:
     for index in indices:
         record = model.records[index]
         f = record.facts
         parent = parents[index]
         kids = sorted(children.get(index, ()), key=lambda i: i not in model.on_chain)
         yield ElyraNode(f.uuid, record.line, f.tag, f.subtype if f.tag != "user" and f.tag != "assistant" else f.tag,
-                        _title(results, record.line), "sidechain" if f.sidechain else None,
+                        title(record.line) or _untitled(results, record.line), "sidechain" if f.sidechain else None,
                         model.records[parent].line if parent is not None else None,
                         [model.records[k].line for k in kids], index in model.on_chain, index == model.leaf)

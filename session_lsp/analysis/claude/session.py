@@ -4,7 +4,7 @@ pass (and relink) with the file's format and options bound. The work is done by 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -73,8 +73,8 @@ class ClaudeSession(plain.NoSession):
     def reid(self, line: int) -> RenameTarget | None:
         return rename.reid(self.model, line)
 
-    def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
-        return payloads.tree(self.info, results, self.model)
+    def tree(self, results: Sequence[LineResult], title: Callable[[int], str]) -> list[Buffer]:
+        return payloads.tree(self.info, results, title, self.model)
 
     def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,
                 now: float | None = None) -> msgspec.Struct:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from ..detect import FormatInfo
 from ..payload_types import Buffer, RecordNode, ThndrsRecord, ThndrsTree, TurnNode, around_last, array
@@ -19,14 +20,20 @@ _SHOWN = frozenset({"response_item", "compacted"})
 
 
 def _title(results: Sequence[LineResult], line: int) -> str:
-    result = results[line]
-    return result.title or getattr(result.facts, "kind", None) or getattr(result.facts, "tag", "") or ""
+    return results[line].title or _untitled(results, line)
 
 
-def _prompt(model: CodexModel, results: Sequence[LineResult], turn: Turn) -> str:
+def _untitled(results: Sequence[LineResult], line: int) -> str:
+    """What names a line without a title: its item's kind, or its record's type."""
+    facts = results[line].facts
+    return getattr(facts, "kind", None) or getattr(facts, "tag", "") or ""
+
+
+def _prompt(model: CodexModel, named: Callable[[int], str], turn: Turn) -> str:
+    """A turn's name: its prompt's, as `named` names a line."""
     for index in turn.records:
         if model.records[index].facts.prompt:
-            return _title(results, model.records[index].line)
+            return named(model.records[index].line)
     return f"turn {turn.turn_id or ''}".strip()
 
 
@@ -49,7 +56,8 @@ def outline(model: CodexModel, results: Sequence[LineResult], budget: Budget) ->
             continue
         detail = {"task_complete": "complete", "turn_complete": "complete",
                   "turn_aborted": "aborted"}.get(turn.end or "", "not finished")
-        node = OutlineNode(_prompt(model, results, turn), detail, "namespace", turn.line, turn.last, turn.line, [])
+        node = OutlineNode(_prompt(model, partial(_title, results), turn), detail, "namespace", turn.line, turn.last,
+                           turn.line, [])
         for index in turn.records:
             record = model.records[index]
             if record.facts.tag not in _SHOWN:
@@ -101,24 +109,30 @@ def card_rows(model: CodexModel, line: int) -> list[str]:
     return rows
 
 
-def tree(info: FormatInfo, results: Sequence[LineResult], model: CodexModel) -> list[Buffer]:
+def tree(info: FormatInfo, results: Sequence[LineResult], title: Callable[[int], str],
+         model: CodexModel) -> list[Buffer]:
     session = model.records[0].facts.session if model.meta is not None else None
     before, after = around_last(ThndrsTree(info.kind.value, info.version, info.label, len(model.records), session,
                                            None, []))
-    return [before, *array(_nodes(results, model)), after]
+    return [before, *array(_nodes(results, title, model)), after]
 
 
-def _nodes(results: Sequence[LineResult], model: CodexModel) -> Iterator[TurnNode | RecordNode]:
+def _nodes(results: Sequence[LineResult], title: Callable[[int], str],
+           model: CodexModel) -> Iterator[TurnNode | RecordNode]:
+
+    def named(line: int) -> str:
+        return title(line) or _untitled(results, line)
+
     in_turn = {index: turn for turn in model.turns for index in turn.records}
     emitted: set[int] = set()
     for index, record in enumerate(model.records):
         turn = in_turn.get(index)
         if turn is None:
-            yield RecordNode(record.line, record.facts.tag, _title(results, record.line))
+            yield RecordNode(record.line, record.facts.tag, named(record.line))
             continue
         if turn.line in emitted:
             continue
         emitted.add(turn.line)
-        yield TurnNode(turn.turn_id or "", turn.line, _prompt(model, results, turn), turn.end is not None,
+        yield TurnNode(turn.turn_id or "", turn.line, _prompt(model, named, turn), turn.end is not None,
                        [ThndrsRecord(model.records[i].line, model.records[i].facts.kind or model.records[i].facts.tag,
-                                     _title(results, model.records[i].line)) for i in turn.records])
+                                     named(model.records[i].line)) for i in turn.records])

@@ -4,7 +4,7 @@ class binds them to one model."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -64,8 +64,8 @@ class CodexSession(plain.NoSession):
     def lenses(self) -> list[Lens]:
         return payloads.lenses(self.model)
 
-    def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
-        return payloads.tree(self.info, results, self.model)
+    def tree(self, results: Sequence[LineResult], title: Callable[[int], str]) -> list[Buffer]:
+        return payloads.tree(self.info, results, title, self.model)
 
     def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,
                 now: float | None = None) -> msgspec.Struct:

@@ -33,6 +33,8 @@ OBJECT = 0
 USER, ASSISTANT, TOOL_RESULT = 1, 2, 3
 ROLE = 3
 """The code's bits that name the role of a plain message (0: an object line)."""
+ROLES = (None, "user", "assistant", "toolResult")
+"""The role of a plain message, by its code's role bits."""
 STOPS = (None, "stop", "length", "toolUse")
 STOP_SHIFT = 2
 """An assistant's stop reason, as its index in `STOPS`, in the code's bits 2 and 3."""
@@ -432,6 +434,14 @@ class FactColumns(Sequence[Any]):
             return id_text(self.ids[line])
         found: str | None = self.objects[line].id
         return found
+
+    def entry_kind_of(self, line: int) -> tuple[str | None, str | None]:
+        """An entry's type and its message's role (None where it has none)."""
+        code = self.codes[line]
+        if code == OBJECT:
+            found = self.objects[line]
+            return found.type, found.role
+        return "message", ROLES[code & ROLE]
 
     def parent_id_of(self, line: int) -> str | None:
         code = self.codes[line]

@@ -3,7 +3,7 @@ first) and `sessionLsp/context` (the messages pi sends from a leaf), as the Stru
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..detect import FormatInfo
 from ..payload_types import Buffer, ElyraContext, ElyraMessage, ElyraNode, ElyraTree, around_last, array
@@ -13,21 +13,22 @@ from .facts import EntryFacts
 from .model import NONE, ElyraModel
 
 
-def tree(info: FormatInfo, results: Sequence[LineResult], model: ElyraModel) -> list[Buffer]:
+def tree(info: FormatInfo, results: Sequence[LineResult], title: Callable[[int], str],
+         model: ElyraModel) -> list[Buffer]:
     """Nodes are named by line number, since ids may be missing or repeated; they go out in parts (`array`)."""
     before, after = around_last(ElyraTree(
         info.kind.value, info.version, info.label, len(model.entry_lines), model.header_line,
         model.leaf, list(model.active_path), list(model.roots), model.session_name, []))
-    return [before, *array(_nodes(results, model)), after]
+    return [before, *array(_nodes(title, model)), after]
 
 
-def _nodes(results: Sequence[LineResult], model: ElyraModel) -> Iterator[ElyraNode]:
+def _nodes(title: Callable[[int], str], model: ElyraModel) -> Iterator[ElyraNode]:
+    """Read from the model's columns (`entry_id_of`, `entry_kind_of`): no facts object is made for a line."""
     active = model.active_path  # an O(1) membership test, where a set of a million lines would take 60 MB
     labels = {model.by_id[target]: label for target, (label, _) in model.labels.items() if target in model.by_id}
-    facts_of, parent_of = model.line_facts, model.parent_of
-    first_child, next_sibling = model.first_child, model.next_sibling
+    parent_of, first_child, next_sibling = model.parent_of, model.first_child, model.next_sibling
+    entry_id_of, entry_kind_of = model.line_facts.entry_id_of, model.line_facts.entry_kind_of
     for line in model.entry_lines:
-        facts: EntryFacts = facts_of[line]
         children = []
         child = first_child[line]
         while child != NONE:
@@ -36,7 +37,7 @@ def _nodes(results: Sequence[LineResult], model: ElyraModel) -> Iterator[ElyraNo
         if len(children) > 1:
             children.sort(key=lambda child: child not in active)
         up = parent_of[line]
-        yield ElyraNode(facts.id, line, facts.type, facts.role, results[line].title, labels.get(line),
+        yield ElyraNode(entry_id_of(line), line, *entry_kind_of(line), title(line), labels.get(line),
                         None if up == NONE else up, children, line in active, line == model.leaf,
                         orphan(model, line) if up == NONE else None)
 

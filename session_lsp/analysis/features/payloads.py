@@ -17,7 +17,7 @@ def encode_tree(doc: Document) -> list[Buffer]:
     """The JSON of `sessionLsp/tree`, in parts. Elyra: one node per entry (children by line, active branch first),
     the active path and the leaf. thndrs: one node per turn (its records inside) and per record outside any turn.
     Nodes are named by line number, since ids may be missing or repeated."""
-    return doc.session.tree(doc.titled)
+    return doc.session.tree(doc.results, doc.title)
 
 
 def tree(doc: Document) -> dict[str, Any]:

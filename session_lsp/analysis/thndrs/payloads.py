@@ -4,7 +4,7 @@ outside any turn) and `sessionLsp/context` (the texts of the turn a line belongs
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from .. import excerpt
 from ..detect import FormatInfo
@@ -28,26 +28,28 @@ _ROLES = {"user": "user", "assistant_finished": "assistant", "reasoning_finished
           "failed": "error", "cancelled": "cancelled"}
 
 
-def tree(info: FormatInfo, results: Sequence[LineResult], model: ThndrsModel) -> list[Buffer]:
+def tree(info: FormatInfo, results: Sequence[LineResult], title: Callable[[int], str],
+         model: ThndrsModel) -> list[Buffer]:
     last_line = {turn_id: turn.lines[-1] for turn_id, turn in model.turns.items() if turn.lines}
     found = groups(results, last_line)
     before, after = around_last(ThndrsTree(info.kind.value, info.version, info.label,
                                            sum(len(group.lines) for group in found), model.session_id, model.title,
                                            []))
-    return [before, *array(_nodes(results, model, found)), after]
+    return [before, *array(_nodes(results, title, model, found)), after]
 
 
-def _nodes(results: Sequence[LineResult], model: ThndrsModel, found: list[Group]) -> Iterator[TurnNode | RecordNode]:
+def _nodes(results: Sequence[LineResult], title: Callable[[int], str], model: ThndrsModel,
+           found: list[Group]) -> Iterator[TurnNode | RecordNode]:
     for group in found:
         if group.turn_id is None:
             line = group.lines[0]
-            yield RecordNode(line, results[line].facts.type, results[line].title)
+            yield RecordNode(line, results[line].facts.type, title(line))
             continue
         turn = model.turns.get(group.turn_id)
         yield TurnNode(group.turn_id, group.user if group.user is not None else group.lines[0],
-                       results[group.user].title if group.user is not None else "no user record",
+                       title(group.user) if group.user is not None else "no user record",
                        turn is not None and turn.closing is not None,
-                       [ThndrsRecord(line, results[line].facts.type, results[line].title) for line in group.lines])
+                       [ThndrsRecord(line, results[line].facts.type, title(line)) for line in group.lines])
 
 
 def _turn_around(results: Sequence[LineResult], model: ThndrsModel, line: int) -> Turn | None:

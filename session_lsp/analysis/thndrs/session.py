@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -57,8 +57,8 @@ class ThndrsSession(plain.NoSession):
     def renumbering(self) -> Renumbering:
         return outline.renumbering(self.model)
 
-    def tree(self, results: Sequence[LineResult]) -> list[Buffer]:
-        return payloads.tree(self.info, results, self.model)
+    def tree(self, results: Sequence[LineResult], title: Callable[[int], str]) -> list[Buffer]:
+        return payloads.tree(self.info, results, title, self.model)
 
     def context(self, lines: Sequence[str], results: Sequence[LineResult], line: int,
                 now: float | None = None) -> msgspec.Struct:
