@@ -62,7 +62,7 @@ def test_each_format_answers_in_the_neutral_shapes(case: str, model_type: type) 
         found = session.rename_target(line, ("id",), "x")
         assert found is None or (type(found) is RenameTarget and found.places[0][0] == line)
     budget = Budget(10_000)
-    outline = session.outline(document.results, budget)
+    outline = session.outline(document.results, document.title, budget)
     stack = list(outline.nodes)
     assert stack and budget.cut == 0
     while stack:
@@ -93,7 +93,7 @@ def test_a_file_that_is_not_a_session_has_no_model_and_a_session_that_answers_no
     document = analyze(text, Options())
     assert document.linked.model is None
     session, size = document.session, len(document.lines)
-    assert session.outline(document.results, Budget(10_000)).nodes == []
+    assert session.outline(document.results, document.title, Budget(10_000)).nodes == []
     assert session.folds(document.results) == session.lenses() == session.hints(0, size - 1) == []
     assert all(session.card_rows(line, {}) == [] for line in range(size))
     assert session.renumbering() == Renumbering(0, ())

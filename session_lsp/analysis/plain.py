@@ -116,7 +116,7 @@ class NoSession:
     def new_lines(self, results: Sequence[LineResult], line: int, now: datetime) -> list[LineTemplate]:
         return []
 
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
+    def outline(self, results: Sequence[LineResult], title: Callable[[int], str], budget: Budget) -> Outline:
         return Outline([], "lines")
 
     def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:

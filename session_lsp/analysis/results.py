@@ -260,9 +260,9 @@ class Session(Protocol):
     # The file's structure, in the neutral shapes of `structure`; a format without some structure answers with
     # nothing (an empty list, None).
 
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
+    def outline(self, results: Sequence[LineResult], title: Callable[[int], str], budget: Budget) -> Outline:
         """The document outline, as far as `budget` lets it go (each node shown takes one; what is left out is
-        added to `budget.cut`, counted in the outline's noun)."""
+        added to `budget.cut`, counted in the outline's noun); `title` names a line (`Document.title`)."""
         ...
 
     def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:

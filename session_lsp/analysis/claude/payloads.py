@@ -19,8 +19,9 @@ from .turns import branch_lenses
 __all__ = ["call_card", "card_rows", "context", "folds", "hints", "lenses", "outline", "tree"]
 
 
-def _title(results: Sequence[LineResult], line: int) -> str:
-    return results[line].title or _untitled(results, line)
+def _named(results: Sequence[LineResult], title: Callable[[int], str], line: int) -> str:
+    """A line's title, or what names a line without one."""
+    return title(line) or _untitled(results, line)
 
 
 def _untitled(results: Sequence[LineResult], line: int) -> str:
@@ -28,7 +29,8 @@ def _untitled(results: Sequence[LineResult], line: int) -> str:
     return results[line].facts.tag if hasattr(results[line].facts, "tag") else ""
 
 
-def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -> Outline:
+def outline(model: ClaudeModel, results: Sequence[LineResult], title: Callable[[int], str],
+            budget: Budget) -> Outline:
     """The resumed conversation turn by turn (a prompt, then the records answering it), then "off the resumed
     chain": the records Claude Code does not send (other branches, sidechains, rows a later one replaced)."""
     nodes: list[OutlineNode] = []
@@ -42,7 +44,7 @@ def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -
             budget.cut += 1
             continue
         detail = "resume leaf" if index == model.leaf else f.subtype or f.tag
-        node = OutlineNode(_title(results, record.line) or f.tag, detail, "event", record.line, record.line,
+        node = OutlineNode(_named(results, title, record.line) or f.tag, detail, "event", record.line, record.line,
                            record.line, [])
         if (f.tag == "user" and not f.results) or f.subtype == "compact_boundary":
             turn = OutlineNode(node.name, detail, "namespace", record.line, record.line, record.line, [])
@@ -62,7 +64,7 @@ def outline(model: ClaudeModel, results: Sequence[LineResult], budget: Budget) -
                 budget.cut += 1
                 continue
             detail = "sidechain" if record.facts.sidechain else "not sent"
-            group.children.append(OutlineNode(_title(results, record.line) or record.facts.tag, detail, "object",
+            group.children.append(OutlineNode(_named(results, title, record.line) or record.facts.tag, detail, "object",
                                               record.line, record.line, record.line, []))
         nodes.append(group)
     return Outline(nodes, "records")
@@ -179,6 +181,6 @@ def _nodes(results: Sequence[LineResult], title: Callable[[int], str], model: Cl
         parent = parents[index]
         kids = sorted(children.get(index, ()), key=lambda i: i not in model.on_chain)
         yield ElyraNode(f.uuid, record.line, f.tag, f.subtype if f.tag != "user" and f.tag != "assistant" else f.tag,
-                        title(record.line) or _untitled(results, record.line), "sidechain" if f.sidechain else None,
+                        _named(results, title, record.line), "sidechain" if f.sidechain else None,
                         model.records[parent].line if parent is not None else None,
                         [model.records[k].line for k in kids], index in model.on_chain, index == model.leaf)

@@ -46,8 +46,8 @@ class ClaudeSession(plain.NoSession):
     def new_lines(self, results: Sequence[LineResult], line: int, now: datetime) -> list[LineTemplate]:
         return editing.new_lines(results, line, now, session_id_in_file_name(self.options.path))
 
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
-        return payloads.outline(self.model, results, budget)
+    def outline(self, results: Sequence[LineResult], title: Callable[[int], str], budget: Budget) -> Outline:
+        return payloads.outline(self.model, results, title, budget)
 
     def card_rows(self, line: int, record: Mapping[str, Any]) -> list[str]:
         return payloads.card_rows(self.model, line, record)

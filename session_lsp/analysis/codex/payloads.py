@@ -19,8 +19,9 @@ __all__ = ["card_rows", "context", "folds", "lenses", "outline", "tree"]
 _SHOWN = frozenset({"response_item", "compacted"})
 
 
-def _title(results: Sequence[LineResult], line: int) -> str:
-    return results[line].title or _untitled(results, line)
+def _named(results: Sequence[LineResult], title: Callable[[int], str], line: int) -> str:
+    """A line's title, or what names a line without one."""
+    return title(line) or _untitled(results, line)
 
 
 def _untitled(results: Sequence[LineResult], line: int) -> str:
@@ -37,9 +38,11 @@ def _prompt(model: CodexModel, named: Callable[[int], str], turn: Turn) -> str:
     return f"turn {turn.turn_id or ''}".strip()
 
 
-def outline(model: CodexModel, results: Sequence[LineResult], budget: Budget) -> Outline:
+def outline(model: CodexModel, results: Sequence[LineResult], title: Callable[[int], str],
+            budget: Budget) -> Outline:
     """One node a turn (named by its prompt), its response items and compactions inside; the lines before the first
     turn (the session metadata, the initial context) first."""
+    named = partial(_named, results, title)
     nodes: list[OutlineNode] = []
     in_turn = {index for turn in model.turns for index in turn.records}
     for index, record in enumerate(model.records):
@@ -48,7 +51,7 @@ def outline(model: CodexModel, results: Sequence[LineResult], budget: Budget) ->
         if not budget.take():
             budget.cut += 1
             continue
-        nodes.append(OutlineNode(_title(results, record.line), record.facts.tag, "object", record.line, record.line,
+        nodes.append(OutlineNode(named(record.line), record.facts.tag, "object", record.line, record.line,
                                  record.line, []))
     for turn in model.turns:
         if not budget.take():
@@ -56,8 +59,7 @@ def outline(model: CodexModel, results: Sequence[LineResult], budget: Budget) ->
             continue
         detail = {"task_complete": "complete", "turn_complete": "complete",
                   "turn_aborted": "aborted"}.get(turn.end or "", "not finished")
-        node = OutlineNode(_prompt(model, partial(_title, results), turn), detail, "namespace", turn.line, turn.last,
-                           turn.line, [])
+        node = OutlineNode(_prompt(model, named, turn), detail, "namespace", turn.line, turn.last, turn.line, [])
         for index in turn.records:
             record = model.records[index]
             if record.facts.tag not in _SHOWN:
@@ -66,7 +68,7 @@ def outline(model: CodexModel, results: Sequence[LineResult], budget: Budget) ->
                 budget.cut += 1
                 continue
             sent = index in model.sent or record.facts.tag == "compacted"
-            node.children.append(OutlineNode(_title(results, record.line), "" if sent else "not sent on resume",
+            node.children.append(OutlineNode(named(record.line), "" if sent else "not sent on resume",
                                              "event", record.line, record.line, record.line, []))
         nodes.append(node)
     nodes.sort(key=lambda n: n.first)
@@ -119,10 +121,7 @@ def tree(info: FormatInfo, results: Sequence[LineResult], title: Callable[[int],
 
 def _nodes(results: Sequence[LineResult], title: Callable[[int], str],
            model: CodexModel) -> Iterator[TurnNode | RecordNode]:
-
-    def named(line: int) -> str:
-        return title(line) or _untitled(results, line)
-
+    named = partial(_named, results, title)
     in_turn = {index: turn for turn in model.turns for index in turn.records}
     emitted: set[int] = set()
     for index, record in enumerate(model.records):

@@ -52,8 +52,8 @@ class CodexSession(plain.NoSession):
     def id_in_use(self, candidate: str) -> bool:
         return candidate in self.model.calls
 
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
-        return payloads.outline(self.model, results, budget)
+    def outline(self, results: Sequence[LineResult], title: Callable[[int], str], budget: Budget) -> Outline:
+        return payloads.outline(self.model, results, title, budget)
 
     def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
         return payloads.folds(self.model)

@@ -217,8 +217,11 @@ class FactColumns(Sequence[Any]):
         """What the pairing knows a call id by in a sealed store: its number among the distinct ids of `call_ids`
         (an int, where an id read back would be a string of its own, 80 bytes a call); an id not there, itself (no
         other id has its key then, either)."""
-        found = (b"\xff" + self.call_ids).find(b"\xff" + call_id.encode(*_UTF8) + b"\xff")
-        return bisect_left(self.id_starts, found) if found >= 0 else call_id
+        encoded, ids = call_id.encode(*_UTF8) + b"\xff", self.call_ids
+        if ids.startswith(encoded):  # the first id; each other follows an END (no copy of the ids to find it)
+            return 0
+        found = ids.find(b"\xff" + encoded)
+        return bisect_left(self.id_starts, found + 1) if found >= 0 else call_id
 
     def _key_object(self, line: int, facts: Any) -> None:
         """Note the call ids of an object line (see `object_keys`), by key once sealed."""

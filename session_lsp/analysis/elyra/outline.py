@@ -5,7 +5,7 @@ Built without recursion (a tree can be as deep as the file is long) and from the
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..results import LineResult
 from ..structure import Budget, Outline, OutlineNode
@@ -13,12 +13,12 @@ from .model import ElyraModel
 from .tree import Run, layout
 
 
-def outline(model: ElyraModel, results: Sequence[LineResult], budget: Budget) -> Outline:
+def outline(model: ElyraModel, results: Sequence[LineResult], title: Callable[[int], str], budget: Budget) -> Outline:
     out: list[OutlineNode] = []
     header = model.header_line
     if header is not None and budget.take():
         facts = model.facts(header)
-        detail = " · ".join(part for part in (results[header].title, facts.id) if part)
+        detail = " · ".join(part for part in (title(header), facts.id) if part)
         out.append(OutlineNode(model.session_name or "session", detail, "file", header, header, header))
     tree = layout(model)
     roots = len(tree.top.branches) if not tree.top.lines else 1
@@ -29,11 +29,11 @@ def outline(model: ElyraModel, results: Sequence[LineResult], budget: Budget) ->
             if not budget.take():
                 budget.cut += run.size
                 continue
-            into.append(_branch(results, run, count, "root" if into is out and roots > 1 else "branch"))
+            into.append(_branch(title, run, count, "root" if into is out and roots > 1 else "branch"))
             into = into[-1].children
         for number in run.lines:
             if budget.take():
-                into.append(_entry(model, results, number))
+                into.append(_entry(model, title, number))
             else:
                 budget.cut += 1
         total = len(run.branches)
@@ -44,14 +44,14 @@ def outline(model: ElyraModel, results: Sequence[LineResult], budget: Budget) ->
                            "walk from them never ends", "namespace", first, last, first, [])
         for number in tree.unreached:
             if budget.take():
-                loop.children.append(_entry(model, results, number))
+                loop.children.append(_entry(model, title, number))
             else:
                 budget.cut += 1
         out.append(loop)
     return Outline(out, "entries")
 
 
-def _entry(model: ElyraModel, results: Sequence[LineResult], number: int) -> OutlineNode:
+def _entry(model: ElyraModel, title: Callable[[int], str], number: int) -> OutlineNode:
     label = model.label(number)
     notes = [f"line {number + 1}"]
     if label:
@@ -61,14 +61,14 @@ def _entry(model: ElyraModel, results: Sequence[LineResult], number: int) -> Out
     count = len(model.children(number))
     if count > 1:
         notes.append(f"{count} branches")
-    return OutlineNode(results[number].title or f"line {number + 1}", " · ".join(notes), "event", number, number,
+    return OutlineNode(title(number) or f"line {number + 1}", " · ".join(notes), "event", number, number,
                        number)
 
 
-def _branch(results: Sequence[LineResult], run: Run, count: int, noun: str) -> OutlineNode:
+def _branch(title: Callable[[int], str], run: Run, count: int, noun: str) -> OutlineNode:
     first = run.lines[0]
     marker = f"active {noun}" if run.active else noun
-    name = f"⎇ {marker} {run.number}/{count}: {results[first].title}"
+    name = f"⎇ {marker} {run.number}/{count}: {title(first)}"
     detail = f"{run.size:,} entries from line {first + 1}"
     return OutlineNode(name, detail, "namespace", run.first, run.last, first, [])
 

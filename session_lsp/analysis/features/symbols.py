@@ -44,7 +44,7 @@ def document_symbols(doc: Document, limit: int = 5000) -> list[Symbol]:
     if model is None:
         return []
     budget = Budget(limit)
-    outline = doc.session.outline(doc.titled, budget)
+    outline = doc.session.outline(doc.results, doc.title, budget)
     nodes = outline.nodes
     if budget.cut:
         last = len(doc.lines) - 1

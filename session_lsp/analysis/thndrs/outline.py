@@ -4,7 +4,7 @@ the seq numbers its writer would give the records."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..jsonscan import Path
@@ -19,17 +19,18 @@ def turn_groups(model: ThndrsModel, results: Sequence[LineResult]) -> list[Group
     return groups(results, last_line)
 
 
-def _record(results: Sequence[LineResult], number: int) -> OutlineNode:
-    return OutlineNode(results[number].title or f"line {number + 1}", f"line {number + 1}", "event", number, number,
+def _record(title: Callable[[int], str], number: int) -> OutlineNode:
+    return OutlineNode(title(number) or f"line {number + 1}", f"line {number + 1}", "event", number, number,
                        number)
 
 
-def outline(model: ThndrsModel, results: Sequence[LineResult], budget: Budget) -> Outline:
+def outline(model: ThndrsModel, results: Sequence[LineResult], title: Callable[[int], str],
+            budget: Budget) -> Outline:
     out: list[OutlineNode] = []
     for group in turn_groups(model, results):
         if group.turn_id is None:
             if budget.take():
-                out.append(_record(results, group.lines[0]))
+                out.append(_record(title, group.lines[0]))
             else:
                 budget.cut += 1
             continue
@@ -39,16 +40,16 @@ def outline(model: ThndrsModel, results: Sequence[LineResult], budget: Budget) -
         head = group.user if group.user is not None else group.lines[0]
         turn = model.turns.get(group.turn_id)
         settled = turn is not None and turn.closing is not None
-        title = results[group.user].title if group.user is not None else "no user record"
+        name = title(group.user) if group.user is not None else "no user record"
         own = len(turn.lines) if turn is not None else len(group.lines)
         loose = len(group.lines) - own  # records without a turn_id (usage, context) written inside this turn
         detail = (f"{own} record{'s' if own != 1 else ''}" + (f" + {loose} without a turn_id" if loose else "")
                   + ("" if settled else ", not settled"))
-        node = OutlineNode(f"{group.turn_id} — {title}", detail, "namespace", group.lines[0], group.lines[-1], head,
+        node = OutlineNode(f"{group.turn_id} — {name}", detail, "namespace", group.lines[0], group.lines[-1], head,
                            [])
         for number in group.lines:
             if budget.take():
-                node.children.append(_record(results, number))
+                node.children.append(_record(title, number))
             else:
                 budget.cut += 1
         out.append(node)

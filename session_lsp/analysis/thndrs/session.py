@@ -42,8 +42,8 @@ class ThndrsSession(plain.NoSession):
     def new_lines(self, results: Sequence[LineResult], line: int, now: datetime) -> list[LineTemplate]:
         return editing.new_lines(results, self.model, line, now)
 
-    def outline(self, results: Sequence[LineResult], budget: Budget) -> Outline:
-        return outline.outline(self.model, results, budget)
+    def outline(self, results: Sequence[LineResult], title: Callable[[int], str], budget: Budget) -> Outline:
+        return outline.outline(self.model, results, title, budget)
 
     def folds(self, results: Sequence[LineResult]) -> list[tuple[int, int]]:
         return outline.folds(self.model, results)
