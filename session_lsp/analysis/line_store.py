@@ -25,7 +25,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import accumulate
-from typing import overload
+from typing import TypeVar, overload
 
 try:
     import lz4.block as _lz4
@@ -80,24 +80,26 @@ class _Block:
         return self.lines
 
 
-class Lines(Sequence[str]):
-    """A sequence of lines that reads one line at a time (`_read`): negative numbers and slices are handled here."""
+T = TypeVar("T")
+
+
+class ByLine(Sequence[T]):
+    """A sequence read one line at a time (`_read`): negative numbers and slices are handled here (a document's
+    lines, and its results made when read, `result_store`)."""
+
+    __slots__ = ()
 
     @abstractmethod
-    def _read(self, index: int) -> str:
-        """Line `index`, known to be in range."""
-
-    def is_ascii(self, index: int) -> bool:
-        """Whether line `index` (in range) is ASCII: its columns are the same in every encoding."""
-        return self._read(index).isascii()
+    def _read(self, index: int) -> T:
+        """Line `index`'s item, `index` known to be in range."""
 
     @overload
-    def __getitem__(self, index: int) -> str: ...
+    def __getitem__(self, index: int) -> T: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: slice) -> list[T]: ...
 
-    def __getitem__(self, index: int | slice) -> str | list[str]:
+    def __getitem__(self, index: int | slice) -> T | list[T]:
         size = len(self)
         if isinstance(index, slice):
             return [self._read(number) for number in range(*index.indices(size))]
@@ -106,6 +108,14 @@ class Lines(Sequence[str]):
         if not 0 <= index < size:
             raise IndexError("line index out of range")
         return self._read(index)
+
+
+class Lines(ByLine[str]):
+    """A document's lines, read one at a time."""
+
+    def is_ascii(self, index: int) -> bool:
+        """Whether line `index` (in range) is ASCII: its columns are the same in every encoding."""
+        return self._read(index).isascii()
 
 
 class LineStore(Lines):

@@ -10,8 +10,9 @@ title when a feature reads it (`Document.titled`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, cast, overload
+from typing import Any, cast
 
+from .line_store import ByLine
 from .lines import LineKind
 from .results import FactStore, LineResult, line_result
 
@@ -25,7 +26,7 @@ IN_STORE = LineResult(_OBJECT, None)
 `PlainResults`): a plain result, its facts already the store's next line."""
 
 
-class PlainResults(Sequence[LineResult]):
+class PlainResults(ByLine[LineResult]):
     """Filled once, in line order, by `append` and `extend` (and mended by `replace`); never changed afterwards: an
     edit makes a new one (`spliced`), since the link model of the text before reads these facts as they are.
     `facts` is where the facts go: a list, or a format's store of them (its line pass's `fact_store`), which takes
@@ -100,19 +101,7 @@ class PlainResults(Sequence[LineResult]):
     def __len__(self) -> int:
         return len(self._kinds)
 
-    @overload
-    def __getitem__(self, index: int) -> LineResult: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[LineResult]: ...
-
-    def __getitem__(self, index: int | slice) -> LineResult | list[LineResult]:
-        if isinstance(index, slice):
-            return [self[number] for number in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self._kinds)
-        if not 0 <= index < len(self._kinds):
-            raise IndexError("line out of range")
+    def _read(self, index: int) -> LineResult:
         facts = self._facts[index]
         found = self._whole.get(index)
         return found if found is not None else LineResult(_KINDS[self._kinds[index]], facts)
@@ -152,7 +141,7 @@ def lines_of_kind(results: Sequence[LineResult], kind: LineKind) -> list[int]:
     return [number for number, result in enumerate(results) if result.kind is kind]
 
 
-class TitledResults(Sequence[LineResult]):
+class TitledResults(ByLine[LineResult]):
     """A document's results with their titles, each made when a line is read (`Document.titled`): what outlines,
     trees and completion read. The last line read is kept, since a feature often reads a line's facts and then its
     title; no more, so a tree of every line holds no title it has passed."""
@@ -166,19 +155,7 @@ class TitledResults(Sequence[LineResult]):
     def __len__(self) -> int:
         return len(self._results)
 
-    @overload
-    def __getitem__(self, index: int) -> LineResult: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[LineResult]: ...
-
-    def __getitem__(self, index: int | slice) -> LineResult | list[LineResult]:
-        if isinstance(index, slice):
-            return [self[number] for number in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self._results)
-        if not 0 <= index < len(self._results):
-            raise IndexError("line out of range")
+    def _read(self, index: int) -> LineResult:
         if self._last is not None and self._last[0] == index:
             return self._last[1]
         result = self._results[index]
