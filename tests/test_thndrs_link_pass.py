@@ -183,6 +183,19 @@ def test_typing_in_a_text_does_not_rerun_the_link_pass() -> None:
     assert document.title(1) == "user: goodbye"
 
 
+@pytest.mark.parametrize("key", ["call_id", "turn_id"])
+def test_a_tool_record_losing_its_call_id_is_paired_by_the_whole_link_pass(key: str) -> None:
+    """A record already invalid (no `time`) whose call_id (or turn_id) an edit then removes: its facts change only
+    there, and such a record is paired by nothing (the relink of a call_id asserted it had one)."""
+    s = Session().user("turn-1").start("turn-1", "call-1").finish("turn-1", "call-1").done("turn-1")
+    document = s.document()
+    document.diagnostics()
+    for old, new in (('"time"', '"t1me"'), (f'"{key}"', '"other"')):
+        line = document.lines[2]
+        document.edit(2, 0, 2, len(line), line.replace(old, new, 1))
+        assert document.diagnostics() == Document(document.text).diagnostics()
+
+
 def test_editing_a_seq_reruns_the_link_pass() -> None:
     s = Session().user("turn-1").done("turn-1")
     document = s.document()

@@ -227,8 +227,8 @@ class LineStore(Lines):
                 labels = block.labels
             else:
                 labels = [make(number, line) for number, line in enumerate(lines, start)]
-                if any("\n" in label for label in labels):  # made again when asked
-                    return labels[offset]
+                if block.lines is None or any("\n" in label for label in labels):  # made again when asked
+                    return labels[offset]  # (or the block cooled as it was read: its data stays as it is)
                 block.labels, block.data = labels, None  # packed again, with them, when it cools
             self._labelled = (start, start + block.count, labels)
             return labels[offset]

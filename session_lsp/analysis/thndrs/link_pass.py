@@ -81,9 +81,9 @@ def relink(previous: Linked, lines: Sequence[str], results: Sequence[LineResult]
         return None
     if old == new:
         return previous
-    if old.type not in ("tool_started", "tool_finished") or old.turn_id is None \
+    if old.type not in ("tool_started", "tool_finished") or old.turn_id is None or None in (old.call_id, new.call_id) \
             or msgspec.structs.replace(old, call_id=new.call_id) != new:
-        return None
+        return None  # a record without a call_id is paired by no call_id: the full pass says what it does
     moved = model.with_call_id(line, new)
     tools: list[LinkIssue] = []
     _tools(moved, tools)
