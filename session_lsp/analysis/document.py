@@ -250,12 +250,16 @@ class Document:
         releases): when it has an issue for it, line 1 is analyzed with that space as spaces, plus that issue."""
         if self._too_long and number in self._too_long:
             return _too_long(self.analyzer.line(text), self._too_long[number])
+        text, issue = self._as_read(number, text)
+        result = self.analyzer.line(text)
+        return result if issue is None else msgspec.structs.replace(result, issues=(issue, *result.issues))
+
+    def _as_read(self, number: int, text: str) -> tuple[str, LineIssue | None]:
+        """Line `number`'s text as the line pass reads it, and the format's issue with the space at its start (see
+        `_line`): the text with that space as spaces, when there is an issue."""
         lead = 0 if number else leading_trim(text)
         issue = self.face.bom_issue(self.options, text[:lead]) if lead else None
-        if issue is None:
-            return self.analyzer.line(text)
-        result = self.analyzer.line(" " * lead + text[lead:])
-        return msgspec.structs.replace(result, issues=(issue, *result.issues))
+        return (text, None) if issue is None else (" " * lead + text[lead:], issue)
 
     def title(self, number: int) -> str:
         """How outlines and trees name line `number` (role and first words), made from its text when first asked: a
@@ -267,11 +271,8 @@ class Document:
         return self._name(number, lines[number])
 
     def _name(self, number: int, text: str) -> str:
-        """Line `number`'s title, made from its `text` (line 1 read as `_line` reads it)."""
-        lead = 0 if number else leading_trim(text)
-        if lead and self.face.bom_issue(self.options, text[:lead]) is not None:
-            text = " " * lead + text[lead:]
-        return self.analyzer.titles()(text, self.results[number])
+        """Line `number`'s title, made from its `text` as `_line` reads it."""
+        return self.analyzer.titles()(self._as_read(number, text)[0], self.results[number])
 
     @property
     def titled(self) -> TitledResults:
@@ -310,7 +311,7 @@ class Document:
     def edit(self, start_line: int, start_col: int, end_line: int, end_col: int, new_text: str) -> None:
         """Replace the range (code-point columns, end exclusive) with `new_text`, as an LSP change event does."""
         lines, results = self.lines, self.results
-        if not isinstance(lines, LineStore) or not isinstance(results, PlainResults):
+        if not isinstance(lines, LineStore):
             raise TypeError("a streamed document is read-only")
         last = len(lines) - 1
         start_line, end_line = min(max(start_line, 0), last), min(max(end_line, 0), last)

@@ -83,11 +83,10 @@ class PlainResults(ByLine[LineResult]):
         shift = len(results) - (stop - start)
         new._whole = {number if number < start else number + shift: result
                       for number, result in self._whole.items() if not start <= number < stop}
-        codes = _CODE
         for number, result in enumerate(results, start):
             if result.__class__ is not LineResult or result.issues:
                 new._whole[number] = result
-        new._kinds = self._kinds[:start] + bytes(codes[result.kind] for result in results) + self._kinds[stop:]
+        new._kinds = self._kinds[:start] + bytes(_CODE[result.kind] for result in results) + self._kinds[stop:]
         new._facts = self._facts.copy()
         new._facts[start:stop] = [result.facts for result in results]
         return new
