@@ -246,6 +246,27 @@ def typing_burst(path: Path, repeat: int, encoding: str, key: str) -> tuple[str,
             f"n={len(waits)}, last keystroke -> its diagnostics, with the default debounce")
 
 
+def opened(server: Connection, uri: str, text: str) -> tuple[float, float, float, float, list[Any]]:
+    """didOpen sent to a settled server: when the client began encoding it, had encoded it, had written it to the
+    pipe, when the diagnostics arrived, and those diagnostics."""
+    begun, encoded, written = server.notify_timed("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "jsonl", "version": 1, "text": text}})
+    arrived, found = server.diagnostics(uri, 1)
+    return begun, encoded, written, arrived, found
+
+
+def open_once(path: Path, encoding: str = "utf-16") -> float:
+    """One didOpen of `path` sent to a fresh server once it has settled: from the message written to the pipe to
+    its diagnostics' arrival (`run`'s first figure), for pi_side_by_side.py to time beside pi's own load."""
+    text = path.read_text(encoding="utf-8")
+    server = start(encoding, {"diagnosticsDelayMs": 0})
+    try:
+        _, _, written, arrived, _ = opened(server, path.resolve().as_uri(), text)
+    finally:
+        server.close()
+    return arrived - written
+
+
 def run(path: Path, repeat: int, encoding: str, key: str) -> list[tuple[str, float, float | None, str]]:
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
@@ -254,9 +275,7 @@ def run(path: Path, repeat: int, encoding: str, key: str) -> list[tuple[str, flo
     rows: list[tuple[str, float, float | None, str]] = []
     try:
         cpu = server.cpu()
-        begun, encoded, written = server.notify_timed("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "jsonl", "version": 1, "text": text}})
-        arrived, found = server.diagnostics(uri, 1)
+        begun, encoded, written, arrived, found = opened(server, uri, text)
         open_cpu = server.cpu() - cpu
         rows.append(("didOpen: text in -> diagnostics", arrived - written, TARGETS["open"],
                      f"{len(found)} diagnostics; from the message written to the pipe to the diagnostics' arrival"))

@@ -1,12 +1,14 @@
 """`session-lsp check FILE` beside the real pi 1.6 resuming the same file (SessionManager.open, then
 buildSessionContext) and beside the floor of a Python line pass (decode_floor.py), as whole processes, alternating,
 on a 100,000-entry file that pi 1.6 wrote itself: benchmarks/generate.py's Elyra session replayed through pi's own
-append API (pi_session.mjs), cached in benchmarks/out/.
+append API (pi_session.mjs), cached in benchmarks/out/. With `--open`, the language server's didOpen of the same
+file takes its turn too (lsp_bench.py's first figure: a fresh server, settled, from the message written to the pipe
+to the diagnostics' arrival), so its figure stands beside pi's load of the same run.
 pi runs under `timeout -s KILL`: it spins forever on some inputs.
 
 Needs the releases of the conformance suite: `bash tests/conformance/install.sh`.
 
-    python benchmarks/pi_side_by_side.py [--repeat N]
+    python benchmarks/pi_side_by_side.py [--repeat N] [--open]
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import bytecode
 import generate
+import lsp_bench
 from run import checker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # where pytest finds `conformance` too
@@ -86,6 +89,7 @@ def floor(path: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="pairs of runs (default 5)")
+    parser.add_argument("--open", action="store_true", help="the language server's didOpen of the file too")
     args = parser.parse_args()
     print(bytecode.state())
     problem = install_problem()
@@ -99,6 +103,7 @@ def main() -> None:
     ours: list[float] = []
     theirs: list[float] = []
     floors: list[float] = []
+    opens: list[float] = []
     loads: list[float] = []
     loaded = ""
 
@@ -108,9 +113,12 @@ def main() -> None:
         theirs.append(took)
 
     runs = [lambda: ours.append(session_lsp(path)), pi_load, lambda: floors.append(floor(path))]
+    if args.open:
+        runs.append(lambda: opens.append(lsp_bench.open_once(path)))
     for turn in range(args.repeat):
         loads.append(os.getloadavg()[0])
-        for run in runs[turn % 3:] + runs[:turn % 3]:  # each goes first in turn: none always meets a warm cache
+        first = turn % len(runs)
+        for run in runs[first:] + runs[:first]:  # each goes first in turn: none always meets a warm cache
             run()
     if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
         raise SystemExit(f"pi {RELEASE} changed {path} while loading it")
@@ -124,6 +132,10 @@ def main() -> None:
           f"best {min(floors):.2f} s, median {statistics.median(floors):.2f} s; "
           f"/ pi: {min(floors) / min(theirs):.2f} (best), {statistics.median(floors) / statistics.median(theirs):.2f} "
           "(median)")
+    if opens:
+        print(f"session-lsp serve, didOpen -> diagnostics: best {min(opens):.2f} s, median "
+              f"{statistics.median(opens):.2f} s; / pi: {min(opens) / min(theirs):.2f} (best), "
+              f"{statistics.median(opens) / statistics.median(theirs):.2f} (median)")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from .analysis.registry import PLANNED
 from .analysis.rule_filter import RuleFilter
 from .config import Config, ConfigError, Finder
 from .files import FileLines, NotReadable, sha256, uncompressed
+from .forked import SPLIT_SIZES
 from .reporting import (
     Checked,
     OutputFormat,
@@ -225,14 +226,6 @@ class CheckSettings(msgspec.Struct, frozen=True):
     stdin_filename: str | None
     releases: tuple[tuple[str, str], ...] = ()
     wants: Wants = Wants()
-
-
-SPLIT_SIZES = range(4 << 20, (256 << 20) + 1)
-"""The sizes of a file whose line pass is split across two processes when `check` has one file and two jobs
-(`FileLines.split`). Below 4 MiB, the second process's start and the results' way back cost about what it saves.
-Above 256 MiB, memory is what bounds a check (0.3x the file at the peak): the second process's memory comes on top
-of this one's, and the results sent back add to this one's peak (a 1 GB file split: 292 MiB here, plus 113 MiB in
-the other process)."""
 
 
 def check_one(settings: CheckSettings, source: Source, data: bytes | None = None,

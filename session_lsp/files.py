@@ -6,19 +6,23 @@ magic number, whatever its name) is read as the text it holds: `uncompressed`.""
 from __future__ import annotations
 
 import os
-import signal
 import stat
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import suppress
+from functools import partial
 from itertools import accumulate
 from types import TracebackType
-from typing import TYPE_CHECKING, NoReturn, cast
+from typing import TYPE_CHECKING, Any
 
 from .analysis import Span
 from .analysis.document import Part, StreamedLines
 from .analysis.text import decode_line
+from .forked import Forked, fork
+
+Later = tuple[Part, "array[int]", list[Span], dict[int, int], int]
+"""What the process reading a file's later lines sends back (`FileLines.split`): `later`'s value, the starts of
+those lines, the invalid UTF-8 and the lines too long it met, and where the file ended."""
 
 _NEWLINE = 1
 """The byte a line's "\\n" adds to its length."""
@@ -171,18 +175,6 @@ def sha256(data: bytes = b"") -> _Hash:
     return hashlib.sha256(data)
 
 
-_STOPPING = {signal.SIGINT, signal.SIGTERM}
-"""What a user's interrupt sends: blocked while `FileLines.split` forks."""
-
-
-def _stop_process(child: int) -> None:
-    """Kill and reap the process `FileLines.split` forked (it may have ended already)."""
-    with suppress(ProcessLookupError):
-        os.kill(child, signal.SIGKILL)
-    with suppress(ChildProcessError):
-        os.waitpid(child, 0)
-
-
 class FileLines(StreamedLines):
     """The lines of a regular file, streamed once in chunks and afterwards read back one at a time at the offsets
     the stream recorded (8 bytes a line are all that is kept). Reads go through `pread` on the descriptor opened
@@ -214,8 +206,8 @@ class FileLines(StreamedLines):
         """The bytes streamed so far."""
         self._stop: int | None = None
         """Where the stream ends while another process reads the lines after it (`split`)."""
-        self._child: tuple[int, int] | None = None
-        """That process and the pipe its result comes through, until the result is taken."""
+        self._child: Forked[Later[Any]] | None = None
+        """That process, until its result is taken."""
 
     def __enter__(self) -> FileLines:
         return self
@@ -226,10 +218,8 @@ class FileLines(StreamedLines):
 
     def close(self) -> None:
         if self._child is not None:  # the stream was left early (an error): the process reading the rest is stopped
-            child, reader = self._child
+            self._child.stop()
             self._child = None
-            os.close(reader)
-            _stop_process(child)
         if self._descriptor >= 0:
             os.close(self._descriptor)
             self._descriptor = -1
@@ -298,75 +288,49 @@ class FileLines(StreamedLines):
 
     def split(self, later: Callable[[Iterator[str]], Part]) -> Callable[[], Part] | None:
         """The lines from the first line start past the file's middle (and past what was read) go to a forked
-        process, which runs `later` on them while this one streams the lines before; the answer waits for that
-        process and takes its result (pickled through a pipe) with what it recorded of its lines (starts, invalid
-        UTF-8, lines too long), numbered after these. Should that process fail, the lines after are streamed and
-        read here; should this stream have met the file's end before them (the file was cut short meanwhile), they
-        are none. None (the stream goes on to the end): a file whose size is not in `split_sizes`, a digest taken
-        as the stream reads (SARIF, of a file not compressed), a platform without `fork`, or no line start in the
-        1 MiB after the middle."""
+        process (`forked.fork`), which runs `later` on them while this one streams the lines before; the answer
+        waits for that process and takes its result with what it recorded of its lines (starts, invalid UTF-8,
+        lines too long), numbered after these. Should that process fail, the lines after are streamed and read
+        here; should this stream have met the file's end before them (the file was cut short meanwhile), they are
+        none. None (the stream goes on to the end): a file whose size is not in `split_sizes`, a digest taken as
+        the stream reads (SARIF, of a file not compressed), no fork, or no line start in the 1 MiB after the
+        middle."""
         size = os.fstat(self._descriptor).st_size
         if self._split_sizes is None or size not in self._split_sizes or self._stream_digest is not None \
-                or not hasattr(os, "fork") or self._done:
+                or self._done:
             return None
         middle = max(size // 2, self._offset)
         cut = os.pread(self._descriptor, CHUNK, middle).find(b"\n")
         if cut < 0 or middle + cut + 1 >= size:
             return None
         at = middle + cut + 1
-        reader, writer = os.pipe()
-        # a Ctrl-C between the fork and the forked process's own `try` would run this program's handlers there
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-        child = os.fork()
-        if child == 0:  # pragma: no cover  (the forked process: coverage does not follow it)
-            self._read_later(later, at, reader, writer, mask)
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        os.close(writer)
-        self._stop, self._child = at, (child, reader)
+        child = fork(partial(self._read_later, later, at))
+        if child is None:
+            return None
+        self._stop, self._child = at, child
 
         def result() -> Part:
-            import pickle
-
             self._child = None
-            try:
-                with open(reader, "rb") as pipe:
-                    data = pipe.read()
-                _, status = os.waitpid(child, 0)
-            except BaseException:  # an interrupt while waiting: the other process goes too
-                _stop_process(child)
-                raise
+            found = child.result()
             self._stop = None
-            if status == 0 and data and not self._done:
-                value, starts, bad, long, end = pickle.loads(data)
+            if found is not None and not self._done:
+                value, starts, bad, long, end = found
                 first = len(self._starts) - 1
                 self._starts.extend(starts[1:])
                 self._bad.extend(Span(span.line + first, span.start, span.end_line + first, span.end) for span in bad)
                 self._long.update({line + first: length for line, length in long.items()})
                 self._end, self._done = end, True
-                return cast(Part, value)
+                return value
             return later(self._stream(at) if not self._done else iter(()))
 
         return result
 
-    def _read_later(self, later: Callable[[Iterator[str]], object], at: int, reader: int, writer: int,
-                    mask: set[int | signal.Signals]) -> NoReturn:
-        """In the forked process: `later` on the lines from `at` on, streamed afresh, its result and what was
-        recorded of those lines pickled into `writer`; then the process ends, whatever happened (an interrupt too,
-        once `mask`, the signals blocked before the fork, is restored), without running anything of the program it
-        was forked from."""
-        status = 1
-        try:
-            import pickle
-
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-            os.close(reader)
-            self._starts, self._bad, self._long, self._stop = array("q", [at]), [], {}, None
-            value = later(self._stream(at))
-            with open(writer, "wb") as pipe:
-                pickle.dump((value, self._starts, self._bad, self._long, self._end), pipe, pickle.HIGHEST_PROTOCOL)
-            status = 0
-        finally:
-            os._exit(status)
+    def _read_later(self, later: Callable[[Iterator[str]], Part], at: int) -> Later[Part]:
+        """In the forked process: `later` on the lines from `at` on, streamed afresh, with what was recorded of those
+        lines."""
+        self._starts, self._bad, self._long, self._stop = array("q", [at]), [], {}, None
+        value = later(self._stream(at))
+        return value, self._starts, self._bad, self._long, self._end
 
     def _dropped(self, length: int, last: bool = False) -> str:
         """The stand-in of a line of `length` bytes too long to hold, its start and length recorded."""

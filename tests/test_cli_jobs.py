@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from forks import Forks
 
 from session_lsp import cli
+from session_lsp.forked import SPLIT_SIZES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import generate
@@ -74,21 +76,13 @@ def test_one_large_file_on_two_cores_prints_byte_for_byte_what_one_process_print
     for at in (40, len(lines) // 2 - 1, len(lines) // 2 + 1, len(lines) - 5):
         lines[at] = lines[at][: len(lines[at]) // 2]  # a torn line
     elyra.write_bytes(b"\n".join(lines))
-    assert elyra.stat().st_size in cli.SPLIT_SIZES
-    forks = 0
-    fork = os.fork
-
-    def counted() -> int:
-        nonlocal forks
-        forks += 1
-        return fork()
-
-    monkeypatch.setattr(os, "fork", counted)
+    assert elyra.stat().st_size in SPLIT_SIZES
+    forks = Forks(monkeypatch)
     outputs = []
     for jobs in ("1", "2"):
         code = cli.main(["check", "-j", jobs, "--output-format", "json", "--min-severity", "hint", str(elyra)])
         outputs.append((code, capsys.readouterr()))
-        assert forks == int(jobs) - 1
+        assert forks.count == int(jobs) - 1
     assert outputs[0] == outputs[1]
     assert outputs[0][0] == cli.EXIT_FOUND and outputs[0][1].out.count('"ELY001"') == 4
 

@@ -24,6 +24,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("analysis.document",),
     ("analysis.features",),
     ("analysis",),
+    ("forked",),
     ("files", "config"),
     ("atomic", "line_diff"),
     ("server", "fixer", "reporting"),

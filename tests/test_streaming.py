@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from forks import Forks
 
 from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import analyze_bytes, later_results
@@ -83,20 +84,6 @@ def test_generated_sessions_streamed_give_the_diagnostics_of_their_bytes(tmp_pat
     elyra, thndrs = generate.generate(tmp_path, entries=6000, records=3000)
     assert_streamed_as_whole(elyra)
     assert_streamed_as_whole(thndrs, chunk=4096)
-
-
-class Forks:
-    """Counts the processes `FileLines.split` forks (the forked one adds nothing to the count seen here)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.count = 0
-        fork = os.fork
-
-        def counted() -> int:
-            self.count += 1
-            return fork()
-
-        monkeypatch.setattr(os, "fork", counted)
 
 
 def test_generated_sessions_split_across_two_processes_give_the_diagnostics_of_their_bytes(

@@ -19,7 +19,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import chain, islice
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import msgspec
 
@@ -36,6 +36,20 @@ from .text import decode_bytes, split_lines, without_surrogates
 
 Part = TypeVar("Part")
 """What a reader's other process returns for the lines it reads (`StreamedLines.split`)."""
+
+Value = TypeVar("Value", covariant=True)
+
+
+class Waiting(Protocol[Value]):
+    """Work started elsewhere (`Elsewhere`)."""
+
+    def result(self) -> Value | None:
+        """Its value, once done; None when it failed there (the caller then does it itself)."""
+
+
+Elsewhere = Callable[[Callable[[], PlainResults]], Waiting[PlainResults] | None]
+"""Starts work in another process, as `Document` asks of a large text (the caller's `forked.fork`: the core starts
+no process); None when it cannot."""
 
 
 class TwoPassAnalyzer:
@@ -123,6 +137,16 @@ class StreamedLines(Lines):
         return None
 
 
+def _head(text: str) -> list[str]:
+    """The lines detection reads (`DETECTION_HORIZON`), without splitting the whole text."""
+    end = 0
+    for _ in range(DETECTION_HORIZON):
+        end = text.find("\n", end) + 1
+        if not end:
+            return split_lines(text)
+    return split_lines(text[:end - 1])
+
+
 def later_results(info: FormatInfo, options: Options, texts: Iterator[str]) -> PlainResults:
     """The results of a file's later lines (none of them its first), by a line pass of their own: what
     `Document.streamed` hands a reader that splits the file (`StreamedLines.split`), joined after the earlier ones."""
@@ -140,20 +164,28 @@ class Document:
     _diagnostics: list[Diagnostic] | None
 
     def __init__(self, text: str, options: Options | None = None, invalid_utf8: Sequence[Span] = (),
-                 replaced: Mapping[str, Sequence[int]] | None = None) -> None:
+                 replaced: Mapping[str, Sequence[int]] | None = None, elsewhere: Elsewhere | None = None) -> None:
         """`invalid_utf8`: where the bytes this text was decoded from were invalid (`analyze_bytes`). `replaced`
         (an editor's document): the lines of the file on disk with invalid UTF-8, as the editor decoded them (each
         invalid sequence a U+FFFD), with the columns of those U+FFFD; a line of the text equal to one of them is
         that line as read from the disk. Edits keep following them (`invalid_utf8` is derived from them), so an
-        edited document says what a fresh analysis of its text says."""
+        edited document says what a fresh analysis of its text says. `elsewhere`: what runs the line pass of the
+        lines from the text's middle on in another process while this one reads the lines before (the server's
+        open of a large file, on two cores)."""
         self.options = options or Options()
         self.replaced = {line: tuple(columns) for line, columns in (replaced or {}).items()}
         self.resolver = AnchorResolver()
         self._too_long: Mapping[int, int] = {}
-        lines = split_lines(without_surrogates(text))
+        text = without_surrogates(text)
+        split = self._split(text, elsewhere) if elsewhere is not None else None
+        lines = split_lines(text)
         self._replaced_lines = self._match_replaced(enumerate(lines))
         self.invalid_utf8 = tuple(invalid_utf8) or self._replaced_spans()
-        self._reset(lines)
+        if split is None:
+            self._reset(lines)
+        else:
+            info, cut, later = split
+            self._start(info, islice(lines, cut), LineStore(lines), later)
 
     @classmethod
     def streamed(cls, lines: StreamedLines, options: Options | None = None) -> Document:
@@ -201,6 +233,30 @@ class Document:
 
     def _reset(self, lines: list[str]) -> None:
         self._start(detect(lines, self.options.path), lines, LineStore(lines))
+
+    def _split(self, text: str, elsewhere: Elsewhere) -> tuple[FormatInfo, int, Callable[[], PlainResults]] | None:
+        """Before this process splits `text` into lines: the lines from the first that starts past the middle go to
+        the process `elsewhere` starts, which splits them from the text itself, so neither process reads a string
+        the other made (each such read would copy the memory page it lies on). The format, the number of the first
+        of those lines, and what gives their results (read here when that process fails). None: no line starts
+        past the middle, or no process starts."""
+        start = text.find("\n", len(text) // 2) + 1
+        if not start:
+            return None
+        info, options = detect(_head(text), self.options.path), self.options
+
+        def later() -> PlainResults:
+            return later_results(info, options, iter(split_lines(text[start:])))
+
+        waiting = elsewhere(later)
+        if waiting is None:
+            return None
+
+        def joined() -> PlainResults:
+            found = waiting.result()
+            return later() if found is None else found
+
+        return info, text.count("\n", 0, start), joined
 
     def _start(self, info: FormatInfo, lines: Iterable[str], store: Sequence[str],
                later: Callable[[], PlainResults] | None = None) -> None:

@@ -21,6 +21,7 @@ from ..analysis import Document, Options
 from ..analysis.payload_types import COMPRESSED_SCHEME
 from ..analysis.text import REPLACEMENT, Encoding, decode_bytes, from_units, to_units
 from ..files import FileLines, NotReadable, read_uncompressed
+from ..forked import SPLIT_SIZES, fork
 from .convert import from_position
 
 
@@ -106,9 +107,11 @@ def replaced_lines(path: str | None, text: str | None = None) -> dict[str, tuple
 
 def build(uri: str, text: str, releases: Releases) -> Document:
     """A newly opened file. Its lines get no titles: a feature that names lines makes those it reads
-    (`Document.titled`)."""
+    (`Document.titled`). A text of a size in `SPLIT_SIZES` has the line pass of its second half run in a forked
+    process, on the other core, as `check` does with a large file."""
     path = path_of(uri)
-    return Document(text, options_for(path, releases), replaced=replaced_lines(path, text))
+    return Document(text, options_for(path, releases), replaced=replaced_lines(path, text),
+                    elsewhere=fork if len(text) in SPLIT_SIZES else None)
 
 
 def reread(uri: str, doc: Document) -> bool:
@@ -129,8 +132,9 @@ def retarget(uri: str, doc: Document, releases: Releases) -> None:
 def read_file(path: str, releases: Releases, max_bytes: int) -> Iterator[Document]:
     """Analyse a file from disk without opening it as a document (the `sessionLsp/analyzeFile` request): a regular
     file of at most `max_bytes` (`sessionLsp.analyzeFileMaxBytes`), streamed, so the server holds the per-line
-    results and never the text; its lines are read back while the document is in use."""
-    with FileLines(path, max_bytes) as lines:
+    results and never the text (the second half of a large one read by a forked process, as `check` reads it);
+    its lines are read back while the document is in use."""
+    with FileLines(path, max_bytes, split_sizes=SPLIT_SIZES) as lines:
         yield Document.streamed(lines, options_for(path, releases))
 
 

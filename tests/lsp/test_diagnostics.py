@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from lsp_harness import CORPUS, Editor, codes, problems, shape
@@ -11,6 +13,10 @@ from lsp_sessions import BROKEN, SESSIONS, elyra_entries, elyra_lines
 from lsprotocol import types
 
 from session_lsp.analysis import rule
+from session_lsp.forked import SPLIT_SIZES
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import generate
 
 ELYRA = "file:///work/sessions/2026-03-01T09-00-00-000Z_0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl"
 THNDRS = "file:///work/.thndrs/sessions/session-20260301-091500.jsonl"
@@ -214,3 +220,24 @@ async def test_a_line_nested_100000_deep_typed_into_a_document_is_reported_and_t
             types.TextDocumentIdentifier(ELYRA), [editor.position(ELYRA, 1, col)]))
     repaired = await editor.edit(ELYRA, 1, 0, 2, 0, "")
     assert problems(repaired) == []
+
+
+async def test_a_large_file_opened_on_two_cores_reports_what_one_pass_reports(editor: Editor, tmp_path: Path) -> None:
+    """A text of a size in `SPLIT_SIZES`: the line pass of its second half runs in a process the server forks while
+    its own threads (the event loop, the reader of its input) go on. Torn lines on both sides of the middle, calls
+    answered across it, and edits on both sides afterwards: what the server publishes is a fresh analysis's."""
+    elyra, _ = generate.generate(tmp_path, entries=12_000, records=10)
+    lines = elyra.read_text(encoding="utf-8").split("\n")
+    middle = len(lines) // 2
+    for at in (40, middle - 1, middle + 1, len(lines) - 5):
+        lines[at] = lines[at][: len(lines[at]) // 2]
+    text = "\n".join(lines)
+    assert len(text) in SPLIT_SIZES
+    opened = await editor.open(ELYRA, text)
+    assert shape(opened) == editor.expected(ELYRA) and [d.range.start.line for d in opened if d.code == "ELY001"] == [
+        40, middle - 1, middle + 1, len(lines) - 5]
+    at = editor.find(ELYRA, '"parentId":"', middle + 3)[1] + len('"parentId":"')
+    relinked = await editor.edit(ELYRA, middle + 3, at, middle + 3, at + 1, "z")
+    assert shape(relinked) == editor.expected(ELYRA) and "ELY042" in codes(relinked)
+    deleted = await editor.edit(ELYRA, 10, 0, 12, 0, "")
+    assert shape(deleted) == editor.expected(ELYRA)
