@@ -328,7 +328,7 @@ class Document:
 
     def _name(self, number: int, text: str) -> str:
         """Line `number`'s title, made from its `text` as `_line` reads it."""
-        return self.analyzer.titles()(self._as_read(number, text)[0], self.results[number])
+        return self.analyzer.titles()(self._as_read(number, text)[0], self.results.named(number))
 
     @property
     def titled(self) -> TitledResults:

@@ -105,6 +105,15 @@ class PlainResults(ByLine[LineResult]):
         found = self._whole.get(index)
         return found if found is not None else LineResult(_KINDS[self._kinds[index]], facts)
 
+    def named(self, index: int) -> LineResult:
+        """Line `index`'s result as a title reads it (`Document.title`): with the lighter facts its store makes for
+        a title when it has a way to (`named`: Elyra's columns), else as indexing gives it."""
+        named = getattr(self._facts, "named", None)
+        if named is None:
+            return self._read(index)
+        found = self._whole.get(index)
+        return found if found is not None else LineResult(_KINDS[self._kinds[index]], named(index))
+
     def __iter__(self) -> Iterator[LineResult]:
         whole, kinds = self._whole, _KINDS
         for number, (code, facts) in enumerate(zip(self._kinds, self._facts, strict=True)):

@@ -393,6 +393,25 @@ class FactColumns(Sequence[Any]):
         return EntryFacts("message", entry_id, True, parent, True, stamp, "toolResult", None, (), self.record_id(at),
                           self.names[self.call_marks[at] & 0xFF])
 
+    def named(self, line: int) -> Any:
+        """What a title reads of a line's facts (`line_pass.line_title`: the role, the stop reason, the tool names):
+        of a plain message an `EntryFacts` without its ids, time and call ids, whose making took most of the time
+        of naming a line; of any other line, its object."""
+        code = self.codes[line]
+        if code == OBJECT:
+            return self.objects[line]
+        role = code & ROLE
+        if role == USER:
+            return _USER_NAMED
+        at, names, marks = self.tool_at[line], self.names, self.call_marks
+        if role == ASSISTANT:
+            calls = tuple(ToolCallFact("", names[marks[record] & 0xFF], marks[record] >> 8)
+                          for record in range(at, at + (code >> COUNT_SHIFT))) if at else ()
+            return EntryFacts("message", None, True, None, True, None, "assistant", STOPS[code >> STOP_SHIFT & 3],
+                              calls)
+        return EntryFacts("message", None, True, None, True, None, "toolResult", None, (), None,
+                          names[marks[at] & 0xFF])
+
     # -- what the link model reads of a line, without an object made for it --------------------------------------
 
     def stamp_of(self, line: int) -> int | str | None:
@@ -467,3 +486,7 @@ class FactColumns(Sequence[Any]):
     def is_entry(self, line: int) -> bool:
         """Whether the line is an entry (its facts an `EntryFacts`, not a header's, a `null` line's or none)."""
         return self.codes[line] != OBJECT or type(self.objects[line]) is EntryFacts
+
+
+_USER_NAMED = EntryFacts("message", None, True, None, True, None, "user")
+"""What a title reads of every plain user message (`FactColumns.named`)."""
