@@ -15,6 +15,7 @@ from typing import Any
 
 import claude_records
 import pytest
+from forks import Here
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -536,6 +537,26 @@ def test_a_streamed_file_is_analysed_as_its_bytes_are(text: str, bad: list[bytes
                 assert lines_of_kind(streamed.results, kind) == lines_of_kind(whole.results, kind)
             assert streamed.diagnostics() == whole.diagnostics()
             assert list(streamed.titled) == list(whole.titled)
+
+
+@COMMON
+@given(session_text(), st.data())
+def test_a_text_split_at_its_middle_is_analysed_as_one_pass_analyses_it(text: str, data: st.DataObject) -> None:
+    """The server opens a large text on two cores (`Document(elsewhere=...)`): the lines from the first that starts
+    past the middle are read by a line pass of their own (here in this process) and joined after the others. It
+    must report, name and relink every line as one pass does, before and after an edit on either side."""
+    with time_limit():
+        split, whole = Document(text, Options(), elsewhere=Here), Document(text, Options())
+        assert list(split.results) == list(whole.results)
+        assert split.diagnostics() == whole.diagnostics()
+        assert list(split.titled) == list(whole.titled)
+    line = data.draw(st.integers(0, len(whole.lines) - 1), label="line")
+    new_text = data.draw(st.just("") | insertion(), label="new text")
+    with time_limit():
+        for document in (split, whole):
+            document.edit(line, 0, line, len(document.lines[line]), new_text)
+        assert list(split.results) == list(whole.results)
+        assert split.diagnostics() == whole.diagnostics()
 
 
 # --- fixes -----------------------------------------------------------------------------------------------------

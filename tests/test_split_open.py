@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from forks import Forks
+from forks import Forks, Here
 
 from session_lsp.analysis import Document, Options
 from session_lsp.analysis.document import Waiting
@@ -27,17 +27,6 @@ SMALL = TESTS / "corpus" / "elyra-pi-1.6-written" / "branched-with-summary.jsonl
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import generate  # noqa: E402
-
-
-class Here:
-    """Runs the work it is handed at once, in this process: the split without a fork, to check the cut and the
-    join on every file cheaply."""
-
-    def __init__(self, work: Callable[[], PlainResults]) -> None:
-        self.value = work()
-
-    def result(self) -> PlainResults:
-        return self.value
 
 
 class Failed:
