@@ -15,9 +15,9 @@ Speaks plain JSON-RPC to a real server process over its stdio (no pytest, no pyg
   for the rest, so the figure is the real work.
 * hover and definition on the link, median of N
 * the server's resident memory against the file's size: right after the open (VmRSS; VmHWM is the peak), once one
-  more request has gone through, and after the edits and requests. pygls's reader loop keeps the last message it
-  read (here the whole didOpen, as bytes and as decoded text) until the next one arrives, so the first figure
-  counts the file twice more; the second is the server's own
+  more request has gone through, and after the edits and requests. Right after the open, memory the allocator has
+  not handed back yet still counts (the message, the lines' scratch values); once one more request has gone
+  through, the server has settled and the figure is its own
 
     python benchmarks/lsp_bench.py [--repeat N] [--format elyra|thndrs] [--file PATH] [--encoding utf-16|utf-8]
 """
@@ -286,7 +286,7 @@ def run(path: Path, repeat: int, encoding: str, key: str) -> list[tuple[str, flo
         rows.append(("didOpen: the pipe", written - encoded, None, "writing the message until the server has read it"))
         rows.append(("didOpen in all", arrived - begun, None, "the three above: from the client's encoding on"))
         memory = server.memory()
-        # Any next message lets pygls's reader drop the didOpen it still holds; then the figure is the server's own.
+        # Once one more request has gone through, the server has settled (its lines compressed, memory handed back).
         server.request("textDocument/foldingRange", {"textDocument": {"uri": uri}})
         time.sleep(0.5)
         settled = server.memory()

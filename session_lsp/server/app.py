@@ -357,6 +357,7 @@ class SessionServer(LanguageServer):
         assert self._stop_event is not None
         async for body in wire.frames(reader, self._stop_event):
             self.protocol.receive(body)
+            del body  # not kept until the next message arrives (a didOpen's is the whole file)
 
     @property
     def pull(self) -> bool:

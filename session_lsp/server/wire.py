@@ -102,6 +102,7 @@ async def frames(reader: Reader | asyncio.StreamReader,
                     logger.error("the stream ended inside a message body of %d bytes", length)
                     return
                 yield body
+                del body  # the caller is done with it: a didOpen's 50 MB go now, not when the next message comes
             elif headers:
                 logger.error("a header block without a usable Content-Length: its body is skipped")
             length, headers = None, False

@@ -22,7 +22,7 @@ async def did_open(ls: SessionServer, params: types.DidOpenTextDocumentParams) -
     async with entry.lock:
         try:
             entry.doc = await ls.run(build, item.uri, item.text, ls.settings_for(item.uri).releases)
-            # pygls's reader keeps this message until the next one arrives: let the text (the whole file) go now.
+            # the message lives as long as this handler's task: let the text (the whole file) go now.
             item.text = ""
         except Exception:  # the core promises not to raise; if it does, say so once instead of on every edit
             logger.exception("analysing %s failed", item.uri)
