@@ -73,9 +73,16 @@ class Forked(Generic[T]):
 
 def fork(work: Callable[[], T]) -> Forked[T] | None:
     """`work()` in a forked process. None on a platform without `fork`, or when the fork failed (too many processes,
-    too little memory): the caller does the work itself."""
+    too little memory): the caller does the work itself.
+
+    The forked process must import nothing: a module another thread of this process is importing at the moment of
+    the fork stays locked there forever (the thread that holds its lock is not copied). So `pickle` is imported
+    here, before the fork, and `work` must only run code whose modules are loaded (`Document` readies its line pass
+    first)."""
     if not hasattr(os, "fork"):
         return None
+    import pickle  # noqa: F401  (see above: `_run` finds it loaded)
+
     reader, writer = os.pipe()
     # a Ctrl-C between the fork and the forked process's own `try` would run this program's handlers there
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)

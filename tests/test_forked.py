@@ -4,12 +4,18 @@ file's line pass, for `check` and for the server's open)."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from session_lsp import forked
+from session_lsp.analysis import Document
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _no_child_left() -> None:
@@ -70,3 +76,59 @@ def test_a_process_whose_value_is_never_asked_for_is_stopped_when_forgotten() ->
     assert time.monotonic() - started < 10
     assert len(os.listdir("/proc/self/fd")) == descriptors
     _no_child_left()
+
+
+IMPORTING = '''
+import importlib.abc, os, sys, threading, time
+{prelude}
+
+class Slow(importlib.abc.MetaPathFinder):
+    """The other thread's import of the module takes a second, so the fork lands inside it."""
+    def find_spec(self, name, path, target=None):
+        if name == {module!r} and threading.current_thread().name == "importer":
+            time.sleep(1.0)
+        return None
+
+assert {module!r} not in sys.modules
+sys.meta_path.insert(0, Slow())
+importer = threading.Thread(target=lambda: __import__({module!r}), name="importer")
+importer.start()
+time.sleep(0.2)  # the importer holds the module's lock now
+box = []
+waiting = threading.Thread(target=lambda: box.append({job}), daemon=True)
+waiting.start()
+waiting.join(20)
+if not box:  # a forked process hangs: kill it rather than leave it behind
+    for task in os.listdir("/proc/self/task"):
+        for child in open(f"/proc/self/task/{{task}}/children").read().split():
+            os.kill(int(child), 9)
+print(box, flush=True)
+os._exit(0)
+'''
+
+
+def _run_beside_an_import(module: str, prelude: str, job: str) -> str:
+    """The expression `job` in a fresh interpreter while another thread is importing `module`; what it prints:
+    `[value]`, or `[]` when it hung. A forked process that imports a module another thread held the lock of at the
+    fork waits forever (that thread is not copied)."""
+    done = subprocess.run([sys.executable, "-c", IMPORTING.format(module=module, prelude=prelude, job=job)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_fork_while_another_thread_imports_pickle_does_not_hang() -> None:
+    """`fork` pickles the value in the forked process: pickle is loaded before the fork, never in there."""
+    printed = _run_beside_an_import("pickle", "from session_lsp import forked", "forked.fork(lambda: 42).result()")
+    assert printed == "[42]\n"
+
+
+def test_a_document_opened_while_another_thread_imports_its_line_pass_does_not_hang() -> None:
+    """The server opens two large files at once: the line pass's modules are loaded (waiting for the other
+    thread's import) before the fork, so the forked process imports nothing (`later_pass`)."""
+    path = ROOT / "examples" / "clean" / "elyra-branched.jsonl"
+    prelude = ("from session_lsp import forked\nfrom session_lsp.analysis import Document\n"
+               f"text = open({str(path)!r}).read()")
+    printed = _run_beside_an_import("session_lsp.analysis.elyra.line_pass", prelude,
+                                    "Document(text, elsewhere=forked.fork).diagnostics()")
+    assert printed == f"[{Document(path.read_text()).diagnostics()!r}]\n"

@@ -15,7 +15,7 @@ import pytest
 from forks import Forks
 
 from session_lsp.analysis import Document, Options
-from session_lsp.analysis.document import analyze_bytes, later_results
+from session_lsp.analysis.document import analyze_bytes, later_pass
 from session_lsp.files import CHUNK, FileLines, NotReadable
 
 TESTS = Path(__file__).resolve().parent
@@ -67,7 +67,7 @@ def test_a_line_pass_from_a_fresh_state_gives_every_line_its_result_in_the_whole
     whole = analyze_bytes(path.read_bytes(), options)
     lines = list(whole.lines)
     for cut in sorted({1, len(lines) // 3, len(lines) // 2, len(lines) - 1} - {0}):
-        later = later_results(whole.format, options, iter(lines[cut:]))
+        later = later_pass(whole.format, options)(lines[cut:])
         assert list(later) == list(whole.results[cut:])
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 from abc import abstractmethod
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from functools import partial
 from itertools import chain, islice
 from typing import Protocol, TypeVar
 
@@ -147,13 +146,21 @@ def _head(text: str) -> list[str]:
     return split_lines(text[:end - 1])
 
 
-def later_results(info: FormatInfo, options: Options, texts: Iterator[str]) -> PlainResults:
-    """The results of a file's later lines (none of them its first), by a line pass of their own: what
-    `Document.streamed` hands a reader that splits the file (`StreamedLines.split`), joined after the earlier ones."""
+def later_pass(info: FormatInfo, options: Options) -> Callable[[Iterable[str]], PlainResults]:
+    """What gives the results of a file's later lines (none of them its first) by a line pass of their own, from a
+    fresh state, to be joined after the earlier ones: what `Document.streamed` hands a reader that splits the file
+    (`StreamedLines.split`) and an opened `Document` hands `elsewhere`. Made before the split, and used once: its
+    analyzer and fact store load every module the line pass needs, since a forked process must import nothing
+    (`forked.fork`)."""
     analyzer = analyzer_for(info, options)
-    results = PlainResults(analyzer.fact_store())
-    results.extend(analyzer.lines(texts))
-    return results
+    store = analyzer.fact_store()
+
+    def later(texts: Iterable[str]) -> PlainResults:
+        results = PlainResults(store)
+        results.extend(analyzer.lines(texts))
+        return results
+
+    return later
 
 EDITOR_DECODING = ("; the editor shows each invalid byte sequence as U+FFFD, and saving writes that character "
                    "(EF BF BD) in its place: the original bytes are lost")
@@ -198,7 +205,7 @@ class Document:
         stream = lines.stream()
         head = list(islice(stream, DETECTION_HORIZON))
         info = detect(head, document.options.path)
-        later = lines.split(partial(later_results, info, document.options))
+        later = lines.split(later_pass(info, document.options))
         document._start(info, chain(head, stream), lines, later)
         document.invalid_utf8 = tuple(lines.invalid_utf8)
         document.replaced, document._replaced_lines = {}, {}
@@ -243,10 +250,11 @@ class Document:
         start = text.find("\n", len(text) // 2) + 1
         if not start:
             return None
-        info, options = detect(_head(text), self.options.path), self.options
+        info = detect(_head(text), self.options.path)
+        read = later_pass(info, self.options)
 
         def later() -> PlainResults:
-            return later_results(info, options, iter(split_lines(text[start:])))
+            return read(split_lines(text[start:]))
 
         waiting = elsewhere(later)
         if waiting is None:
