@@ -72,8 +72,8 @@ class Forked(Generic[T]):
 
 
 def fork(work: Callable[[], T]) -> Forked[T] | None:
-    """`work()` in a forked process. None on a platform without `fork`, or when the fork failed (too many processes,
-    too little memory): the caller does the work itself.
+    """`work()` in a forked process. None on a platform without `fork`, or when the pipe or the fork cannot be made
+    (too many open files, too many processes, too little memory): the caller does the work itself.
 
     The forked process must import nothing: a module another thread of this process is importing at the moment of
     the fork stays locked there forever (the thread that holds its lock is not copied). So `pickle` is imported
@@ -83,7 +83,10 @@ def fork(work: Callable[[], T]) -> Forked[T] | None:
         return None
     import pickle  # noqa: F401  (see above: `_run` finds it loaded)
 
-    reader, writer = os.pipe()
+    try:
+        reader, writer = os.pipe()
+    except OSError:
+        return None
     # a Ctrl-C between the fork and the forked process's own `try` would run this program's handlers there
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
     try:

@@ -54,13 +54,16 @@ def test_a_process_stopped_before_its_value_is_taken_is_killed_and_its_pipe_clos
     _no_child_left()
 
 
-def test_a_fork_that_fails_leaves_the_work_to_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("call", "error"), [("fork", BlockingIOError(11, "Resource temporarily unavailable")),
+                                             ("pipe", OSError(24, "Too many open files"))])
+def test_a_fork_or_pipe_that_cannot_be_made_leaves_the_work_to_the_caller(
+        monkeypatch: pytest.MonkeyPatch, call: str, error: OSError) -> None:
     descriptors = len(os.listdir("/proc/self/fd"))
 
     def refused() -> int:
-        raise BlockingIOError(11, "Resource temporarily unavailable")
+        raise error
 
-    monkeypatch.setattr(os, "fork", refused)
+    monkeypatch.setattr(os, call, refused)
     assert forked.fork(lambda: 1) is None
     assert len(os.listdir("/proc/self/fd")) == descriptors
 
