@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Generic, NoReturn, TypeVar
@@ -25,6 +26,11 @@ process's memory comes on top of this one's, and the results sent back add to th
 
 _STOPPING = {signal.SIGINT, signal.SIGTERM}
 """What a user's interrupt sends: blocked while the fork happens."""
+
+_FORKING = threading.Lock()
+"""Held from a pipe's making until this process has closed its end for writing: a process another thread forked in
+between would hold that end open too, and the value would wait for that process's end (the server opens two large
+documents at once)."""
 
 
 def _stop_process(child: int) -> None:
@@ -83,23 +89,24 @@ def fork(work: Callable[[], T]) -> Forked[T] | None:
         return None
     import pickle  # noqa: F401  (see above: `_run` finds it loaded)
 
-    try:
-        reader, writer = os.pipe()
-    except OSError:
-        return None
-    # a Ctrl-C between the fork and the forked process's own `try` would run this program's handlers there
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
-        child = os.fork()
-    except OSError:
+    with _FORKING:
+        try:
+            reader, writer = os.pipe()
+        except OSError:
+            return None
+        # a Ctrl-C between the fork and the forked process's own `try` would run this program's handlers there
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+        try:
+            child = os.fork()
+        except OSError:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            os.close(reader)
+            os.close(writer)
+            return None
+        if child == 0:  # pragma: no cover  (the forked process: coverage does not follow it)
+            _run(work, reader, writer, mask)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        os.close(reader)
         os.close(writer)
-        return None
-    if child == 0:  # pragma: no cover  (the forked process: coverage does not follow it)
-        _run(work, reader, writer, mask)
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-    os.close(writer)
     return Forked(child, reader)
 
 

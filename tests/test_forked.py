@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -135,3 +136,36 @@ def test_a_document_opened_while_another_thread_imports_its_line_pass_does_not_h
     printed = _run_beside_an_import("session_lsp.analysis.elyra.line_pass", prelude,
                                     "Document(text, elsewhere=forked.fork).diagnostics()")
     assert printed == f"[{Document(path.read_text()).diagnostics()!r}]\n"
+
+
+def test_a_fork_from_another_thread_never_holds_this_one_s_pipe_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server opens two large documents at once: a process the other thread forks while this one's pipe is open
+    for writing here would hold it open too, and this value would wait for that process's end. Here the other
+    thread is asked to fork right after this fork, before this process closes its end, and its process takes 3 s."""
+    fork = os.fork
+    asked, forked_there = threading.Event(), threading.Event()
+
+    def slowly() -> int:
+        child = fork()
+        if child and not asked.is_set():  # this thread's fork, in this process
+            asked.set()
+            forked_there.wait(1)  # the other thread can only fork once this one has closed its end
+        return child
+
+    def there() -> None:
+        asked.wait(10)
+        slow = forked.fork(lambda: time.sleep(3))
+        forked_there.set()
+        assert slow is not None
+        slow.result()
+
+    other = threading.Thread(target=there)
+    other.start()
+    monkeypatch.setattr(os, "fork", slowly)
+    child = forked.fork(lambda: 42)
+    assert child is not None
+    started = time.monotonic()
+    assert child.result() == 42
+    waited = time.monotonic() - started
+    other.join()
+    assert waited < 2
