@@ -22,8 +22,6 @@ async def did_open(ls: SessionServer, params: types.DidOpenTextDocumentParams) -
     async with entry.lock:
         try:
             entry.doc = await ls.run(build, item.uri, item.text, ls.settings_for(item.uri).releases)
-            # the message lives as long as this handler's task: let the text (the whole file) go now.
-            item.text = ""
         except Exception:  # the core promises not to raise; if it does, say so once instead of on every edit
             logger.exception("analysing %s failed", item.uri)
             ls.log(f"session-lsp could not analyse {item.uri}; see the server's log", types.MessageType.Error)
